@@ -1,0 +1,149 @@
+/*
+ * The shared loader: one copy, linked into each stub.
+ *
+ * A stub describes its library once (struct cudastub_library) and its
+ * functions in a generated table (struct cudastub_function). The first call
+ * of any wrapper reaches cudastub_loader_bind(), which runs the search once
+ * per process and returns the real symbol, or NULL when the call must not be
+ * forwarded. Everything here runs at most once per function; nothing here is
+ * on the hot path.
+ *
+ * The search reads as phases, each in a file of its own:
+ *   loader_search.c    list the candidates, step by step, newest major first
+ *   loader_candidate.c open one, verify it (not ourselves, not another stub,
+ *                      not rejected by the library), probe its version
+ *   loader_load.c      run the search exactly once, record the outcome
+ *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
+ *   loader_bind.c      gate a function by major and look it up
+ */
+#ifndef CUDASTUB_LOADER_H
+#define CUDASTUB_LOADER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "cudastub/cudastub.h"
+
+#define CUDASTUB_HIDDEN __attribute__((visibility("hidden")))
+#define CUDASTUB_EXPORT __attribute__((visibility("default")))
+
+/* Majors as bits of a mask: bit 11 for CUDA 11, and so on. */
+#define CUDASTUB_MAJOR_BIT(m) ((uint32_t)1 << (m))
+
+/* One file name the library ships under, for one major. */
+struct cudastub_soname {
+	int major;
+	const char *soname;
+};
+
+/* Why a function is not forwarded; indexes cudastub_library.codes. */
+enum cudastub_unavailable {
+	CUDASTUB_UNAVAILABLE_LIBRARY = 0,  /* no library loaded */
+	CUDASTUB_UNAVAILABLE_FUNCTION = 1, /* loaded library lacks it */
+	CUDASTUB_UNAVAILABLE_ABI = 2,	   /* same name, different ABI */
+	CUDASTUB_UNAVAILABLE_COUNT
+};
+
+/*
+ * A generated row per exported function.
+ *   same_abi:   majors whose headers declare this name with the prototype
+ *               and struct layouts the stub was built with: forward.
+ *   if_present: majors whose headers we have lack the name but a newer
+ *               major declares it identically, so a later minor of that
+ *               major may export it: forward if dlsym finds it.
+ *   other_abi:  majors that declare the name with a different ABI: never
+ *               call it.
+ */
+struct cudastub_function {
+	const char *name;
+	uint32_t same_abi;
+	uint32_t if_present;
+	uint32_t other_abi;
+};
+
+enum { CUDASTUB_MAX_ATTEMPTS = 64, CUDASTUB_ARENA_SIZE = 16384 };
+
+/* Everything the loader knows of one library: description and state. */
+struct cudastub_library {
+	/* ---- set by the stub, never changed ---- */
+	const char *name;	/* "nvrtc" */
+	const char *env_path;	/* "CUDASTUB_NVRTC_PATH" */
+	const char *env_major;	/* "CUDASTUB_NVRTC_MAJOR" */
+	const char *family;	/* file name prefix: "libnvrtc" */
+	/* newest major first; ends with {0, NULL} */
+	const struct cudastub_soname *sonames;
+	/* pip wheel folders relative to an ancestor of the stub; NULL-ended */
+	const char *const *wheel_dirs;
+	/* Reads the version of a candidate; returns 0 when it is one. */
+	int (*probe_version)(void *handle, int *major, int *minor);
+	/* Optional: a reason to skip a candidate that opened, or NULL. */
+	const char *(*reject)(void *handle);
+	/* Codes the generated fallbacks return, by cudastub_unavailable. */
+	int codes[CUDASTUB_UNAVAILABLE_COUNT];
+	int abi_major, abi_minor;
+
+	/* ---- state, written once under lock during the search ---- */
+	pthread_mutex_t lock;
+	atomic_int state; /* cudastub_state; published with release */
+	void *handle;
+	int debug;	  /* CUDASTUB_DEBUG=1 */
+	cudastub_library_info info;
+	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
+	/* for error strings: what failed, what was tried, what to set */
+	const char *summary;
+	char arena[CUDASTUB_ARENA_SIZE];
+	unsigned arena_used;
+};
+
+/* Initializer for the state half of struct cudastub_library. */
+#define CUDASTUB_LIBRARY_STATE_INIT .lock = PTHREAD_MUTEX_INITIALIZER
+
+/* loader_load.c */
+CUDASTUB_HIDDEN cudastub_state cudastub_loader_load(struct cudastub_library *lib);
+CUDASTUB_HIDDEN const cudastub_library_info *
+cudastub_loader_info(struct cudastub_library *lib);
+
+/* loader_bind.c */
+CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib,
+					   const struct cudastub_function *fn);
+CUDASTUB_HIDDEN enum cudastub_unavailable
+cudastub_loader_why_unavailable(struct cudastub_library *lib,
+				const struct cudastub_function *fn);
+CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
+						const struct cudastub_function *fn);
+
+/* loader_log.c */
+CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_library *lib,
+					      const char *text);
+CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_library *lib,
+					  cudastub_source source, int major,
+					  const char *path, const char *outcome);
+CUDASTUB_HIDDEN void cudastub_log_debug(struct cudastub_library *lib,
+					const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_library *lib,
+					 char *buf, unsigned size);
+
+/* loader_candidate.c */
+struct cudastub_self {
+	const void *link_map; /* our own object */
+	const char *path;     /* our own file, as the loader knows it */
+	unsigned long dev, ino;
+};
+CUDASTUB_HIDDEN void cudastub_self_identify(struct cudastub_self *self);
+enum cudastub_try {
+	CUDASTUB_TRY_LOADED,   /* lib->handle and info are set */
+	CUDASTUB_TRY_ABSENT,   /* nothing there */
+	CUDASTUB_TRY_REJECTED, /* something there, not usable */
+	CUDASTUB_TRY_SELF      /* a stub answered: look past the loader's pick */
+};
+CUDASTUB_HIDDEN enum cudastub_try
+cudastub_try_candidate(struct cudastub_library *lib,
+		       const struct cudastub_self *self, cudastub_source source,
+		       int major, const char *path, int dlopen_flags);
+
+/* loader_search.c */
+CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_library *lib);
+
+#endif /* CUDASTUB_LOADER_H */

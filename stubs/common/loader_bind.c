@@ -1,0 +1,61 @@
+/*
+ * Bind one function: decide from the generated gating row whether the
+ * loaded major may be called under this name, and look the symbol up.
+ *
+ * A symbol whose ABI differs from the stub's is never looked up, so it can
+ * never be called. The decision is logged once per function under
+ * CUDASTUB_DEBUG=1; the generated resolver stores the result, so this runs
+ * once per function (a few times if threads race, with the same answer).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+
+#include "loader.h"
+
+static uint32_t loaded_major_bit(struct cudastub_library *lib)
+{
+	int major = lib->info.major;
+
+	return major > 0 && major < 32 ? CUDASTUB_MAJOR_BIT(major) : 0;
+}
+
+enum cudastub_unavailable cudastub_loader_why_unavailable(struct cudastub_library *lib,
+							  const struct cudastub_function *fn)
+{
+	if (cudastub_loader_load(lib) != CUDASTUB_STATE_LOADED)
+		return CUDASTUB_UNAVAILABLE_LIBRARY;
+	if (fn->other_abi & loaded_major_bit(lib))
+		return CUDASTUB_UNAVAILABLE_ABI;
+	return CUDASTUB_UNAVAILABLE_FUNCTION;
+}
+
+int cudastub_loader_unavailable(struct cudastub_library *lib, const struct cudastub_function *fn)
+{
+	return lib->codes[cudastub_loader_why_unavailable(lib, fn)];
+}
+
+void *cudastub_loader_bind(struct cudastub_library *lib, const struct cudastub_function *fn)
+{
+	uint32_t bit;
+	void *sym;
+
+	if (cudastub_loader_load(lib) != CUDASTUB_STATE_LOADED) {
+		cudastub_log_debug(lib, "%s: no library, returns %d", fn->name,
+				   lib->codes[CUDASTUB_UNAVAILABLE_LIBRARY]);
+		return NULL;
+	}
+	bit = loaded_major_bit(lib);
+	if (!(fn->same_abi & bit) && !(fn->if_present & bit)) {
+		enum cudastub_unavailable why = cudastub_loader_why_unavailable(lib, fn);
+
+		cudastub_log_debug(lib, "%s: %s in CUDA %d, returns %d", fn->name,
+				   why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI" : "not present",
+				   lib->info.major, lib->codes[why]);
+		return NULL;
+	}
+	sym = dlsym(lib->handle, fn->name);
+	if (!sym)
+		cudastub_log_debug(lib, "%s: not exported by %s, returns %d", fn->name,
+				   lib->info.path, lib->codes[CUDASTUB_UNAVAILABLE_FUNCTION]);
+	return sym;
+}

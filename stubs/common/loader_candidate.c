@@ -1,0 +1,173 @@
+/*
+ * Open one candidate and decide whether it is the library we want.
+ *
+ * The order of checks is cheapest first and never calls into a candidate
+ * before we know it is not ourselves:
+ *   1. the file is our own file (same device and inode): skip, no dlopen;
+ *   2. dlopen; the loaded object is our own object (same link map): a shim
+ *      found its own SONAME;
+ *   3. the object exports a cudastub entry point: a copy of a stub;
+ *   4. the library's own reject hook (for example NVIDIA's link-time stub);
+ *   5. the version probe answers, and matches the pinned major if any.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+/* Any of these in a candidate means it is a cudastub build, not NVIDIA's. */
+static const char *const stub_markers[] = {
+	"cudastub_cudart_info",
+	"cudastub_nvrtc_info",
+	"cudastub_cuda_info",
+};
+
+void cudastub_self_identify(struct cudastub_self *self)
+{
+	Dl_info where;
+	struct link_map *map = NULL;
+	struct stat st;
+
+	memset(self, 0, sizeof *self);
+	if (!dladdr1((void *)cudastub_self_identify, &where, (void **)&map,
+		     RTLD_DL_LINKMAP))
+		return;
+	self->link_map = map;
+	self->path = where.dli_fname;
+	if (self->path && stat(self->path, &st) == 0) {
+		self->dev = (unsigned long)st.st_dev;
+		self->ino = (unsigned long)st.st_ino;
+	}
+}
+
+static int is_own_file(const struct cudastub_self *self, const char *path)
+{
+	struct stat st;
+
+	if (!self->ino || stat(path, &st) != 0)
+		return 0;
+	return (unsigned long)st.st_dev == self->dev &&
+	       (unsigned long)st.st_ino == self->ino;
+}
+
+static struct link_map *link_map_of(void *handle)
+{
+	struct link_map *map = NULL;
+
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0)
+		return NULL;
+	return map;
+}
+
+/* True when the marker is defined by this object, not a dependency. */
+static int exports_stub_marker(void *handle, const struct link_map *map)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof stub_markers / sizeof *stub_markers; i++) {
+		void *sym = dlsym(handle, stub_markers[i]);
+		Dl_info where;
+		struct link_map *owner = NULL;
+
+		if (sym && dladdr1(sym, &where, (void **)&owner, RTLD_DL_LINKMAP) &&
+		    owner == map)
+			return 1;
+	}
+	return 0;
+}
+
+static int pinned_major(struct cudastub_library *lib)
+{
+	const char *pin = secure_getenv(lib->env_major);
+
+	return pin && *pin ? atoi(pin) : 0;
+}
+
+enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
+					 const struct cudastub_self *self,
+					 cudastub_source source, int major,
+					 const char *path, int dlopen_flags)
+{
+	char why[512];
+	const char *reason;
+	struct link_map *map;
+	int have_major = 0, have_minor = 0, pin;
+	void *handle;
+
+	/* A path with a slash names a file; check it is there before dlopen
+	 * so that a missing file is "absent", not a dlopen call. */
+	if (strchr(path, '/')) {
+		if (access(path, F_OK) != 0) {
+			cudastub_log_attempt(lib, source, major, path, "absent");
+			return CUDASTUB_TRY_ABSENT;
+		}
+		if (is_own_file(self, path)) {
+			cudastub_log_attempt(lib, source, major, path,
+					     "skipped: this stub's own file");
+			return CUDASTUB_TRY_SELF;
+		}
+	}
+
+	lib->info.dlopen_calls++;
+	handle = dlopen(path, dlopen_flags);
+	if (!handle) {
+		const char *err = dlerror();
+		int absent = !(dlopen_flags & RTLD_NOLOAD) && err &&
+			     strstr(err, "No such file");
+
+		if (dlopen_flags & RTLD_NOLOAD)
+			err = "not loaded in this process";
+		cudastub_log_attempt(lib, source, major, path,
+				     absent ? "absent" : err ? err : "dlopen failed");
+		return (absent || (dlopen_flags & RTLD_NOLOAD)) ? CUDASTUB_TRY_ABSENT
+								: CUDASTUB_TRY_REJECTED;
+	}
+
+	/* Rejected candidates stay open: dlclose could run their destructors
+	 * or unmap code another part of the process uses. */
+	map = link_map_of(handle);
+	if (map && map == self->link_map) {
+		cudastub_log_attempt(lib, source, major, path,
+				     "skipped: resolves to this stub itself");
+		return CUDASTUB_TRY_SELF;
+	}
+	if (map && exports_stub_marker(handle, map)) {
+		snprintf(why, sizeof why, "skipped: %s is a cudastub build, not NVIDIA's",
+			 map->l_name && *map->l_name ? map->l_name : path);
+		cudastub_log_attempt(lib, source, major, path, why);
+		return CUDASTUB_TRY_SELF;
+	}
+	if (lib->reject && (reason = lib->reject(handle)) != NULL) {
+		snprintf(why, sizeof why, "skipped: %s", reason);
+		cudastub_log_attempt(lib, source, major, path, why);
+		return CUDASTUB_TRY_REJECTED;
+	}
+	if (lib->probe_version(handle, &have_major, &have_minor) != 0) {
+		cudastub_log_attempt(lib, source, major, path,
+				     "skipped: its version query failed");
+		return CUDASTUB_TRY_REJECTED;
+	}
+	pin = pinned_major(lib);
+	if (pin && have_major != pin) {
+		snprintf(why, sizeof why, "skipped: version %d.%d, but %s=%d", have_major,
+			 have_minor, lib->env_major, pin);
+		cudastub_log_attempt(lib, source, major, path, why);
+		return CUDASTUB_TRY_REJECTED;
+	}
+
+	snprintf(why, sizeof why, "loaded, version %d.%d", have_major, have_minor);
+	cudastub_log_attempt(lib, source, major, path, why);
+	lib->handle = handle;
+	lib->info.major = have_major;
+	lib->info.minor = have_minor;
+	lib->info.source = source;
+	lib->info.path = cudastub_log_keep(
+		lib, map && map->l_name && *map->l_name ? map->l_name : path);
+	return CUDASTUB_TRY_LOADED;
+}

@@ -1,0 +1,91 @@
+/*
+ * What the search tried, kept for cudastub_<lib>_info() and error strings,
+ * and echoed to stderr when CUDASTUB_DEBUG=1.
+ *
+ * Storage is static (a fixed array and a string arena inside the library
+ * record) so that a failed search can be reported without allocating, and
+ * so the strings stay valid for the life of the process.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "loader.h"
+
+/* Copies text into the arena; truncates rather than fails. */
+const char *cudastub_log_keep(struct cudastub_library *lib, const char *text)
+{
+	unsigned room = CUDASTUB_ARENA_SIZE - lib->arena_used;
+	size_t len;
+	char *out;
+
+	if (!text)
+		return NULL;
+	if (room < 2)
+		return "(log full)";
+	len = strlen(text);
+	if (len >= room)
+		len = room - 1;
+	out = lib->arena + lib->arena_used;
+	memcpy(out, text, len);
+	out[len] = '\0';
+	lib->arena_used += (unsigned)len + 1;
+	return out;
+}
+
+void cudastub_log_attempt(struct cudastub_library *lib, cudastub_source source,
+			  int major, const char *path, const char *outcome)
+{
+	cudastub_library_info *info = &lib->info;
+
+	cudastub_log_debug(lib, "  [%s] %s: %s", cudastub_source_name(source),
+			   path, outcome);
+	if (info->attempt_count == CUDASTUB_MAX_ATTEMPTS) {
+		info->attempts_dropped++;
+		return;
+	}
+	cudastub_attempt *a = &lib->attempts[info->attempt_count++];
+	a->source = source;
+	a->major = major;
+	a->path = cudastub_log_keep(lib, path);
+	a->outcome = cudastub_log_keep(lib, outcome);
+}
+
+void cudastub_log_debug(struct cudastub_library *lib, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!lib->debug)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	/* one write per line keeps lines whole when threads interleave */
+	fprintf(stderr, "cudastub[%s]: %s\n", lib->name, line);
+}
+
+/*
+ * A one-paragraph account of a failed search for error strings: what was
+ * looked at and which variable would fix it. Returns the length written.
+ */
+int cudastub_log_summary(struct cudastub_library *lib, char *buf, unsigned size)
+{
+	const cudastub_library_info *info = &lib->info;
+	int n = snprintf(buf, size, "cudastub: %s; tried:",
+			 info->error ? info->error : "not loaded");
+	unsigned i;
+
+	for (i = 0; i < info->attempt_count && n >= 0 && (unsigned)n < size; i++) {
+		const cudastub_attempt *a = &info->attempts[i];
+		n += snprintf(buf + n, size - (unsigned)n, "%s %s (%s)", i ? ";" : "",
+			      a->path, a->outcome);
+	}
+	if (n >= 0 && (unsigned)n < size)
+		n += snprintf(buf + n, size - (unsigned)n,
+			      ". Set %s to the library file or its folder, "
+			      "or CUDASTUB_DEBUG=1 to trace the search.",
+			      lib->env_path);
+	return n;
+}

@@ -1,0 +1,276 @@
+/*
+ * The search order of the design, one function per step. The first
+ * candidate that loads wins. Within a step, majors go newest first; a pin
+ * (CUDASTUB_<LIB>_MAJOR) leaves only that major.
+ *
+ *   1. CUDASTUB_<LIB>_PATH, a file or a folder. If set, it is the only step:
+ *      an override that cannot be loaded is an error, never a fallback.
+ *   2. A copy already loaded in the process (RTLD_NOLOAD by SONAME).
+ *   3. pip's NVIDIA wheel folders, beside an ancestor of the stub's folder.
+ *   4. $CUDA_HOME, then $CUDA_PATH.
+ *   5. The dynamic loader's own search (LD_LIBRARY_PATH, our RUNPATH,
+ *      ld.so.cache). When that search hands back a stub (a shim under the
+ *      real SONAME), its folders are walked by hand to look past it.
+ *   6. The standard toolkit prefix.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+#define STANDARD_PREFIX "/usr/local/cuda"
+/* How far above the stub's own folder to look for site-packages/nvidia. */
+#define WHEEL_ANCESTORS 4
+
+static const int toolkit_lib_dirs_count = 2;
+static const char *const toolkit_lib_dirs[] = { "lib64", "lib" };
+
+/* Formats a path. One too long for PATH_MAX is skipped (returns 0), never
+ * truncated into the name of some other file. */
+static int path_format(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int path_format(char *out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out, PATH_MAX, fmt, ap);
+	va_end(ap);
+	return n > 0 && n < PATH_MAX;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int major_wanted(struct cudastub_library *lib, int major)
+{
+	const char *pin = secure_getenv(lib->env_major);
+
+	return !(pin && *pin) || atoi(pin) == major;
+}
+
+/* Tries each wanted SONAME inside one folder, newest first. */
+static enum cudastub_try try_folder(struct cudastub_library *lib,
+				    const struct cudastub_self *self,
+				    cudastub_source source, const char *dir)
+{
+	const struct cudastub_soname *s;
+	char path[PATH_MAX];
+	enum cudastub_try r;
+
+	for (s = lib->sonames; s->soname; s++) {
+		if (!major_wanted(lib, s->major))
+			continue;
+		if (!path_format(path, "%s/%s", dir, s->soname))
+			continue;
+		r = cudastub_try_candidate(lib, self, source, s->major, path, RTLD_NOW | RTLD_LOCAL);
+		if (r == CUDASTUB_TRY_LOADED)
+			return r;
+	}
+	return CUDASTUB_TRY_ABSENT;
+}
+
+static cudastub_state step_override(struct cudastub_library *lib,
+				    const struct cudastub_self *self, const char *value)
+{
+	char msg[PATH_MAX + 128];
+	enum cudastub_try r;
+
+	cudastub_log_debug(lib, "step 1: %s=%s", lib->env_path, value);
+	if (is_dir(value))
+		r = try_folder(lib, self, CUDASTUB_SOURCE_OVERRIDE, value);
+	else
+		r = cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_OVERRIDE, 0, value,
+					   RTLD_NOW | RTLD_LOCAL);
+	if (r == CUDASTUB_TRY_LOADED)
+		return CUDASTUB_STATE_LOADED;
+	snprintf(msg, sizeof msg,
+		 "%s=%s could not be loaded (no fallback to the other search steps)",
+		 lib->env_path, value);
+	lib->info.error = cudastub_log_keep(lib, msg);
+	return CUDASTUB_STATE_OVERRIDE_FAILED;
+}
+
+static int step_already_loaded(struct cudastub_library *lib, const struct cudastub_self *self)
+{
+	const struct cudastub_soname *s;
+
+	cudastub_log_debug(lib, "step 2: already loaded in this process");
+	for (s = lib->sonames; s->soname; s++)
+		if (major_wanted(lib, s->major) &&
+		    cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_ALREADY_LOADED, s->major,
+					   s->soname, RTLD_NOW | RTLD_NOLOAD) == CUDASTUB_TRY_LOADED)
+			return 1;
+	return 0;
+}
+
+static int step_pip_wheels(struct cudastub_library *lib, const struct cudastub_self *self)
+{
+	char base[PATH_MAX], dir[PATH_MAX];
+	const struct cudastub_soname *s;
+	int level;
+
+	cudastub_log_debug(lib, "step 3: pip wheels near %s", self->path ? self->path : "?");
+	if (!self->path || !realpath(self->path, base))
+		return 0;
+	for (s = lib->sonames; s->soname; s++) {
+		char up[PATH_MAX];
+
+		if (!major_wanted(lib, s->major))
+			continue;
+		strcpy(up, base);
+		for (level = 0; level < WHEEL_ANCESTORS; level++) {
+			char *slash = strrchr(up, '/');
+			const char *const *w;
+
+			if (!slash || slash == up)
+				break;
+			*slash = '\0'; /* first pass: the stub's own folder */
+			if (!path_format(dir, "%s/nvidia", up))
+				continue;
+			if (!is_dir(dir))
+				continue;
+			for (w = lib->wheel_dirs; *w; w++) {
+				char path[PATH_MAX];
+
+				if (!path_format(path, "%s/%s/%s", up, *w, s->soname))
+					continue;
+				if (cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_PIP_WHEEL,
+							   s->major, path,
+							   RTLD_NOW | RTLD_LOCAL) ==
+				    CUDASTUB_TRY_LOADED)
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int try_toolkit(struct cudastub_library *lib, const struct cudastub_self *self,
+		       cudastub_source source, const char *root)
+{
+	const struct cudastub_soname *s;
+	char path[PATH_MAX];
+	int i;
+
+	for (s = lib->sonames; s->soname; s++) {
+		if (!major_wanted(lib, s->major))
+			continue;
+		for (i = 0; i < toolkit_lib_dirs_count; i++) {
+			if (!path_format(path, "%s/%s/%s", root, toolkit_lib_dirs[i],
+				 s->soname))
+				continue;
+			if (cudastub_try_candidate(lib, self, source, s->major, path,
+						   RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int step_cuda_home(struct cudastub_library *lib, const struct cudastub_self *self)
+{
+	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
+	size_t i;
+
+	for (i = 0; i < sizeof vars / sizeof *vars; i++) {
+		const char *root = secure_getenv(vars[i]);
+
+		cudastub_log_debug(lib, "step 4: %s=%s", vars[i], root ? root : "(unset)");
+		if (root && *root &&
+		    try_toolkit(lib, self, CUDASTUB_SOURCE_CUDA_HOME, root))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The loader's search found a stub under the real SONAME, which hides any
+ * real library of that name further along. Walk the same folders the
+ * loader would (RTLD_DI_SERINFO: LD_LIBRARY_PATH, RUNPATH, system folders)
+ * by full path, so the stub is skipped by file and the next one is found.
+ */
+static int walk_loader_folders(struct cudastub_library *lib,
+			       const struct cudastub_self *self, int major,
+			       const char *soname)
+{
+	Dl_serinfo size, *info;
+	void *own;
+	unsigned i;
+	int found = 0;
+
+	own = self->path ? dlopen(self->path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+	if (!own || dlinfo(own, RTLD_DI_SERINFOSIZE, &size) != 0)
+		return 0;
+	info = malloc(size.dls_size);
+	if (!info)
+		return 0;
+	*info = size;
+	if (dlinfo(own, RTLD_DI_SERINFO, info) == 0) {
+		for (i = 0; i < info->dls_cnt && !found; i++) {
+			char path[PATH_MAX];
+
+			if (!path_format(path, "%s/%s", info->dls_serpath[i].dls_name,
+				 soname))
+				continue;
+			if (access(path, F_OK) != 0)
+				continue; /* the loader's folders are many; log hits only */
+			found = cudastub_try_candidate(lib, self,
+						       CUDASTUB_SOURCE_LOADER_SEARCH, major,
+						       path, RTLD_NOW | RTLD_LOCAL) ==
+				CUDASTUB_TRY_LOADED;
+		}
+	}
+	free(info);
+	return found;
+}
+
+static int step_loader_search(struct cudastub_library *lib, const struct cudastub_self *self)
+{
+	const struct cudastub_soname *s;
+	enum cudastub_try r;
+
+	cudastub_log_debug(lib, "step 5: the dynamic loader's search");
+	for (s = lib->sonames; s->soname; s++) {
+		if (!major_wanted(lib, s->major))
+			continue;
+		r = cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_LOADER_SEARCH, s->major,
+					   s->soname, RTLD_NOW | RTLD_LOCAL);
+		if (r == CUDASTUB_TRY_LOADED)
+			return 1;
+		if (r == CUDASTUB_TRY_SELF && walk_loader_folders(lib, self, s->major, s->soname))
+			return 1;
+	}
+	return 0;
+}
+
+cudastub_state cudastub_search(struct cudastub_library *lib)
+{
+	struct cudastub_self self;
+	const char *override = secure_getenv(lib->env_path);
+	char msg[256];
+
+	cudastub_self_identify(&self);
+	if (override && *override)
+		return step_override(lib, &self, override);
+	if (step_already_loaded(lib, &self) || step_pip_wheels(lib, &self) ||
+	    step_cuda_home(lib, &self) || step_loader_search(lib, &self))
+		return CUDASTUB_STATE_LOADED;
+	cudastub_log_debug(lib, "step 6: %s", STANDARD_PREFIX);
+	if (try_toolkit(lib, &self, CUDASTUB_SOURCE_STANDARD_PREFIX, STANDARD_PREFIX))
+		return CUDASTUB_STATE_LOADED;
+	snprintf(msg, sizeof msg, "no usable %s library was found", lib->family);
+	lib->info.error = cudastub_log_keep(lib, msg);
+	return CUDASTUB_STATE_NOT_FOUND;
+}

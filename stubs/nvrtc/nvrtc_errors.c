@@ -1,0 +1,54 @@
+/*
+ * NVRTC's error strings and version query, which must answer without a
+ * library, and must explain the stub's own codes even when one is loaded.
+ *
+ * For every other code the loaded library answers, so the strings are
+ * exactly NVRTC's. Without a library the names come from the nvrtcResult
+ * enum of the build headers, and an unknown code gets the text the real
+ * library gives for one.
+ */
+#define _GNU_SOURCE
+#include "nvrtc_stub.h"
+
+static const char not_found_text[] =
+	"cudastub: the loaded libnvrtc does not export this function: it is "
+	"older or newer than the CUDA headers the stub was built with. Run "
+	"with CUDASTUB_DEBUG=1 to see which function and which library.";
+static const char not_supported_text[] =
+	"cudastub: the loaded libnvrtc declares this function with a different "
+	"ABI than the CUDA headers the stub was built with, so the stub does "
+	"not call it. Run with CUDASTUB_DEBUG=1 to see which.";
+
+CUDASTUB_EXPORT const char *nvrtcGetErrorString(nvrtcResult result)
+{
+	switch ((int)result) {
+	case CUDASTUB_NVRTC_ERROR_STUB_LIBRARY:
+		cudastub_loader_load(&cudastub_nvrtc_library);
+		return cudastub_nvrtc_library.summary
+			       ? cudastub_nvrtc_library.summary
+			       : "cudastub: libnvrtc is loaded; this code came from an earlier failure";
+	case CUDASTUB_NVRTC_ERROR_NOT_FOUND:
+		return not_found_text;
+	case CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED:
+		return not_supported_text;
+	}
+	return cudastub_nvrtc_forward_nvrtcGetErrorString(result);
+}
+
+const char *cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult result)
+{
+	const char *name = cudastub_nvrtc_result_name((int)result);
+
+	return name ? name : "NVRTC_ERROR unknown";
+}
+
+nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *major, int *minor)
+{
+	/* callers print these; 0.0 says "none" where garbage would mislead */
+	if (major)
+		*major = 0;
+	if (minor)
+		*minor = 0;
+	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
+							&cudastub_nvrtc_functions[F_nvrtcVersion]);
+}

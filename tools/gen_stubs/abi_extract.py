@@ -1,0 +1,134 @@
+"""Read a CUDA header with libclang and describe its ABI as records.
+
+A record file has one line per fact, tab-separated, sorted, so that the diff
+between two majors reads as a changelog:
+
+  fn      NAME  RETURN  ABI  DECL  USES
+  struct  NAME  SIZE
+  field   STRUCT  OFFSET  TYPE  NAME
+  enum    ENUM  CONSTANT  VALUE
+
+ABI is the function's canonical type (typedefs resolved), DECL its
+declaration as the header spells it (what the wrappers are generated from),
+USES the structs reachable from its parameters by pointer or value, whose
+layouts must also match for two majors to share an ABI.
+"""
+
+import re
+
+import clang.cindex as ci
+
+_RECORD_KINDS = (ci.TypeKind.RECORD,)
+
+
+def _strip(t):
+    """The type a parameter ultimately refers to: no pointers, no arrays."""
+    while True:
+        t = t.get_canonical()
+        if t.kind == ci.TypeKind.POINTER:
+            t = t.get_pointee()
+        elif t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+            t = t.element_type
+        else:
+            return t
+
+
+def _record_name(t):
+    return t.get_canonical().spelling.replace("const ", "").replace("volatile ", "")
+
+
+class AbiRecords:
+    def __init__(self):
+        self.functions = {}  # name -> (ret, abi, decl, uses)
+        self.structs = {}  # name -> (size, [(offset, type, field)])
+        self.enums = []  # (enum, constant, value)
+
+    def _walk_struct(self, t, seen):
+        """Records t's layout and every record it embeds or points to."""
+        t = _strip(t)
+        if t.kind == ci.TypeKind.FUNCTIONPROTO:
+            for a in t.argument_types():
+                self._walk_struct(a, seen)
+            self._walk_struct(t.get_result(), seen)
+            return
+        if t.kind not in _RECORD_KINDS:
+            return
+        name = _record_name(t)
+        if name in seen:
+            return
+        seen.add(name)
+        size = t.get_size()
+        decl = t.get_declaration()
+        fields = []
+        if size > 0:
+            for f in decl.type.get_fields():
+                off = t.get_offset(f.spelling) // 8 if f.spelling else -1
+                fields.append((off, f.type.get_canonical().spelling, f.spelling))
+                self._walk_struct(f.type, seen)
+        self.structs[name] = (size if size > 0 else "opaque", fields)
+
+    def add_function(self, cur):
+        params = []
+        uses = set()
+        for i, a in enumerate(cur.get_arguments()):
+            params.append(_param_decl(a.type.spelling, a.spelling or "a%d" % i))
+            self._walk_struct(a.type, uses)
+        self._walk_struct(cur.result_type, uses)
+        ret = cur.result_type.spelling
+        decl = "%s %s(%s)" % (ret, cur.spelling, ", ".join(params) or "void")
+        abi = cur.type.get_canonical().spelling
+        self.functions[cur.spelling] = (ret, abi, decl, ",".join(sorted(uses)))
+
+    def add_enum(self, cur, name):
+        for c in cur.get_children():
+            if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL:
+                self.enums.append((name, c.spelling, c.enum_value))
+
+    def lines(self):
+        out = []
+        for name, (ret, abi, decl, uses) in sorted(self.functions.items()):
+            out.append("fn\t%s\t%s\t%s\t%s\t%s" % (name, ret, abi, decl, uses))
+        for name, (size, fields) in sorted(self.structs.items()):
+            out.append("struct\t%s\t%s" % (name, size))
+            for off, ftype, fname in fields:
+                out.append("field\t%s\t%d\t%s\t%s" % (name, off, ftype, fname))
+        for enum, const, value in self.enums:
+            out.append("enum\t%s\t%s\t%d" % (enum, const, value))
+        return out
+
+
+def _param_decl(type_spelling, name):
+    """Places a parameter name inside its type, as C wants it."""
+    if "(*)" in type_spelling:
+        return type_spelling.replace("(*)", "(*%s)" % name, 1)
+    m = re.search(r"\[", type_spelling)
+    if m:
+        return "%s%s %s" % (type_spelling[: m.start()], name, type_spelling[m.start():])
+    sep = "" if type_spelling.endswith("*") else " "
+    return "%s%s%s" % (type_spelling, sep, name)
+
+
+def extract(header, include_dirs, own_files, result_enum=None, defines=()):
+    """Parses header as C and returns the AbiRecords of the functions
+    declared in own_files (base names), and the values of result_enum."""
+    args = ["-x", "c", "-std=c11"] + ["-I" + d for d in include_dirs]
+    args += ["-D" + d for d in defines]
+    index = ci.Index.create()
+    tu = index.parse(header, args=args)
+    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    if errors:
+        raise SystemExit("libclang could not parse %s:\n  %s" % (header, "\n  ".join(str(e) for e in errors)))
+    rec = AbiRecords()
+    for cur in tu.cursor.get_children():
+        loc = cur.location.file
+        if loc is None or loc.name.rsplit("/", 1)[-1] not in own_files:
+            continue
+        if cur.kind == ci.CursorKind.FUNCTION_DECL:
+            rec.add_function(cur)
+        elif result_enum and cur.kind == ci.CursorKind.TYPEDEF_DECL and cur.spelling == result_enum:
+            enum = cur.underlying_typedef_type.get_declaration()
+            if enum.kind == ci.CursorKind.ENUM_DECL:
+                rec.add_enum(enum, result_enum)
+        elif result_enum and cur.kind == ci.CursorKind.ENUM_DECL and cur.spelling == result_enum:
+            rec.add_enum(cur, result_enum)
+    return rec

@@ -1,0 +1,84 @@
+"""Reading the committed data: ABI records, export lists and stub specs."""
+
+import os
+import re
+
+ABI_NAME = re.compile(r"^(?P<lib>[a-z_]+)-(?P<major>\d+)\.(?P<minor>\d+)\.abi$")
+
+
+class Abi:
+    """One major's ABI record file, as written by abi_extract."""
+
+    def __init__(self, path):
+        m = ABI_NAME.match(os.path.basename(path))
+        self.major, self.minor = int(m["major"]), int(m["minor"])
+        self.functions = {}
+        self.structs = {}
+        self.enums = []
+        with open(path) as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                cols = line.rstrip("\n").split("\t")
+                if cols[0] == "fn":
+                    self.functions[cols[1]] = dict(ret=cols[2], abi=cols[3], decl=cols[4],
+                                                   uses=[u for u in cols[5].split(",") if u])
+                elif cols[0] == "struct":
+                    self.structs[cols[1]] = [cols[2]]
+                elif cols[0] == "field":
+                    self.structs[cols[1]].append(tuple(cols[2:]))
+                elif cols[0] == "enum":
+                    self.enums.append((cols[2], int(cols[3])))
+
+    def identity(self, name):
+        """What must be equal for two majors to share name's ABI."""
+        fn = self.functions[name]
+        return (fn["abi"], tuple((u, tuple(self.structs.get(u, ()))) for u in fn["uses"]))
+
+
+def load_abis(abi_dir, lib):
+    abis = []
+    for entry in sorted(os.listdir(abi_dir)):
+        m = ABI_NAME.match(entry)
+        if m and m["lib"] == lib:
+            abis.append(Abi(os.path.join(abi_dir, entry)))
+    return sorted(abis, key=lambda a: (a.major, a.minor))
+
+
+def load_exports(path):
+    """Names a real library exports, or None when there is no list."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+
+
+class Spec:
+    """A stub's description: which header, which names need a human.
+
+      library NAME            prefix of everything generated
+      header FILE             the header to parse, within the include dir
+      result TYPE             the error enum the functions return
+      handwritten NAME ...    exported wrapper written by hand
+      custom_fallback NAME... fallback written by hand (probe outputs, strings)
+      later_minors yes|no     see gating in gen_stubs.py
+    """
+
+    def __init__(self, path):
+        self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"]}
+        with open(path) as f:
+            for line in f:
+                line = line.split("#", 1)[0].split()
+                if line:
+                    key, rest = line[0], line[1:]
+                    if key in ("handwritten", "custom_fallback"):
+                        self.values[key] += rest
+                    else:
+                        self.values[key] = rest
+        self.library = self.values["library"][0]
+        self.header = self.values["header"][0]
+        self.result = self.values["result"][0]
+        self.handwritten = set(self.values["handwritten"])
+        self.custom_fallback = set(self.values["custom_fallback"])
+        self.later_minors = self.values["later_minors"][0] == "yes"
+        self.exports_prefix = self.values.get("exports", ["lib" + self.library])[0]

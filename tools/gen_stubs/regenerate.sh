@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Regenerates every committed generated file: the per-major ABI records and
+# export lists (from the real headers and libraries), then the wrappers.
+#
+#   tools/gen_stubs/regenerate.sh [--out DIR] [--fixtures DIR] [--toolkit DIR]
+#
+# --out writes into a copy of the tree layout under DIR instead of the
+# source tree (the regeneration test compares the two). A record whose
+# headers or library are not at hand is left as committed, and said so.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+out=$src
+fixtures=${CUDASTUB_FIXTURES:-${XDG_CACHE_HOME:-$HOME/.cache}/cudastub-fixtures}
+toolkit=/usr/local/cuda
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --fixtures) fixtures=$2; shift 2 ;;
+    --toolkit) toolkit=$2; shift 2 ;;
+    *) echo "regenerate.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+py=/usr/bin/python3 # Debian's, which has python3-clang
+gen="$py $src/tools/gen_stubs/gen_stubs.py"
+data=$out/tools/gen_stubs/data
+mkdir -p "$data/abi" "$data/exports"
+if [ "$out" != "$src" ]; then
+  cp -r "$src/tools/gen_stubs/data/." "$data/"
+fi
+
+# version -> include folder, library folder
+declare -A include=(
+  [11.8]=$fixtures/headers-11.8/usr/include
+  [12.4]=$fixtures/headers-12.4/usr/include
+  [13.0]=$toolkit/include
+)
+declare -A libdir=(
+  [11.8]=$fixtures/cuda-11.8/usr/lib/x86_64-linux-gnu
+  [12.4]=$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu
+  [13.0]=$toolkit/lib64
+)
+declare -A nvrtc_soname=([11.8]=libnvrtc.so.11.2 [12.4]=libnvrtc.so.12 [13.0]=libnvrtc.so.13)
+
+for v in 11.8 12.4 13.0; do
+  if [ -f "${include[$v]}/nvrtc.h" ]; then
+    $gen abi --spec "$src/tools/gen_stubs/specs/nvrtc.spec" -I "${include[$v]}" \
+      --version "$v" -o "$data/abi/nvrtc-$v.abi"
+  else
+    echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; nvrtc-$v.abi kept as committed" >&2
+  fi
+  lib=${libdir[$v]}/${nvrtc_soname[$v]}
+  if [ -f "$lib" ]; then
+    $gen exports "$lib" --soname "${nvrtc_soname[$v]}" -o "$data/exports/libnvrtc-$v.exports"
+  else
+    echo "regenerate.sh: no $lib; libnvrtc-$v.exports kept as committed" >&2
+  fi
+done
+
+$gen stubs --spec "$src/tools/gen_stubs/specs/nvrtc.spec" --data "$data" \
+  --out "$out/stubs/nvrtc/generated"
