@@ -1,0 +1,66 @@
+/*
+ * Shared by every CUnit suite.
+ *
+ * The loader runs once per process, so a test that needs a fresh search
+ * runs a child: the test binary re-executes itself as
+ *   <binary> --child <scenario>
+ * with the environment the test chose, and the scenario prints key=value
+ * lines that the parent reads back. ts_main() does the dispatch.
+ */
+#ifndef CUDASTUB_TEST_SUPPORT_H
+#define CUDASTUB_TEST_SUPPORT_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+
+/* A child scenario: prints key=value lines on stdout, returns exit code. */
+struct ts_scenario {
+	const char *name;
+	int (*run)(void);
+};
+
+/* Registers suites with CUnit; called by ts_main. */
+typedef void (*ts_register_fn)(void);
+
+/* Runs a child scenario or, without --child, the CUnit suites. Exits
+ * non-zero if any assertion failed, so ctest sees the failure. */
+int ts_main(int argc, char **argv, const struct ts_scenario *scenarios,
+	    ts_register_fn register_suites);
+
+/* The output of one child run. */
+struct ts_child {
+	int exit_code; /* -1 if it died on a signal */
+	char out[65536];
+	char err[65536];
+};
+
+/*
+ * Runs this binary as `--child scenario`. env is a NULL-terminated list of
+ * "NAME=value" to set and "NAME" to remove, applied to a copy of the
+ * current environment from which every CUDASTUB_*, CUDA_HOME, CUDA_PATH
+ * and LD_LIBRARY_PATH has been removed first, so children start clean.
+ * Returns 0 if the child ran.
+ */
+int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
+
+/* The value of key in a child's key=value output, or NULL. Static buffer. */
+const char *ts_value(const struct ts_child *child, const char *key);
+
+/*
+ * The folder of a real-library fixture fetched by tests/fixtures/fetch.sh
+ * ("cuda-11.8", "cuda-12.4", "driver-550", ...), or NULL when missing. On a
+ * miss it records the skip: in CI (CI=true) a CUnit failure, elsewhere a
+ * clearly printed SKIP line.
+ */
+const char *ts_fixture(const char *name);
+
+/* "<fixture>/usr/lib/x86_64-linux-gnu", in a static buffer per call site. */
+const char *ts_fixture_libdir(const char *name, char *buf, size_t size);
+
+/* The folder holding the test's build outputs (fakes, stubs). */
+const char *ts_build_dir(void);
+
+/* Path of this test binary. */
+const char *ts_self(void);
+
+#endif
