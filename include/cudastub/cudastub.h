@@ -58,14 +58,14 @@ typedef struct cudastub_attempt {
 } cudastub_attempt;
 
 typedef struct cudastub_library_info {
-	const char *name;   /* "cudart", "nvrtc" or "cuda" */
+	const char *name; /* "cudart", "nvrtc" or "cuda" */
 	cudastub_state state;
-	const char *path;   /* the file loaded, or NULL */
-	int major, minor;   /* as the library reports them; 0 if not loaded */
+	const char *path; /* the file loaded, or NULL */
+	int major, minor; /* as the library reports them; 0 if not loaded */
 	cudastub_source source;
 	/* Majors the stub was built against (its ABI). */
 	int abi_major, abi_minor;
-	const char *error;  /* why the state is not LOADED, or NULL */
+	const char *error; /* why the state is not LOADED, or NULL */
 	unsigned attempt_count;
 	const cudastub_attempt *attempts;
 	/* attempts the fixed-size log had no room for */
@@ -82,8 +82,8 @@ typedef struct cudastub_library_info {
  * the driver's code for the same condition. nvrtcGetErrorString() explains
  * them. The table in README.md lists every stub's codes.
  */
-#define CUDASTUB_NVRTC_ERROR_STUB_LIBRARY 1034 /* no libnvrtc could be loaded */
-#define CUDASTUB_NVRTC_ERROR_NOT_FOUND 1500    /* loaded one lacks the function */
+#define CUDASTUB_NVRTC_ERROR_STUB_LIBRARY  1034 /* no libnvrtc could be loaded */
+#define CUDASTUB_NVRTC_ERROR_NOT_FOUND	   1500 /* loaded one lacks the function */
 #define CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
 
 /*
@@ -98,8 +98,8 @@ typedef struct cudastub_library_info {
  *     Runs the search now, if no call has run it yet, and returns the
  *     outcome. Safe from any number of threads.
  */
-#define CUDASTUB_DECLARE_ENTRY_POINTS(lib)                                 \
-	const cudastub_library_info *cudastub_##lib##_info(void);          \
+#define CUDASTUB_DECLARE_ENTRY_POINTS(lib)                                                         \
+	const cudastub_library_info *cudastub_##lib##_info(void);                                  \
 	cudastub_state cudastub_##lib##_load(void);
 
 CUDASTUB_DECLARE_ENTRY_POINTS(cudart)

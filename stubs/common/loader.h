@@ -67,10 +67,10 @@ enum { CUDASTUB_MAX_ATTEMPTS = 64, CUDASTUB_ARENA_SIZE = 16384 };
 /* Everything the loader knows of one library: description and state. */
 struct cudastub_library {
 	/* ---- set by the stub, never changed ---- */
-	const char *name;	/* "nvrtc" */
-	const char *env_path;	/* "CUDASTUB_NVRTC_PATH" */
-	const char *env_major;	/* "CUDASTUB_NVRTC_MAJOR" */
-	const char *family;	/* file name prefix: "libnvrtc" */
+	const char *name;      /* "nvrtc" */
+	const char *env_path;  /* "CUDASTUB_NVRTC_PATH" */
+	const char *env_major; /* "CUDASTUB_NVRTC_MAJOR" */
+	const char *family;    /* file name prefix: "libnvrtc" */
 	/* newest major first; ends with {0, NULL} */
 	const struct cudastub_soname *sonames;
 	/* pip wheel folders relative to an ancestor of the stub; NULL-ended */
@@ -87,7 +87,7 @@ struct cudastub_library {
 	pthread_mutex_t lock;
 	atomic_int state; /* cudastub_state; published with release */
 	void *handle;
-	int debug;	  /* CUDASTUB_DEBUG=1 */
+	int debug; /* CUDASTUB_DEBUG=1 */
 	cudastub_library_info info;
 	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
 	/* for error strings: what failed, what was tried, what to set */
@@ -101,29 +101,23 @@ struct cudastub_library {
 
 /* loader_load.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_loader_load(struct cudastub_library *lib);
-CUDASTUB_HIDDEN const cudastub_library_info *
-cudastub_loader_info(struct cudastub_library *lib);
+CUDASTUB_HIDDEN const cudastub_library_info *cudastub_loader_info(struct cudastub_library *lib);
 
 /* loader_bind.c */
 CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib,
 					   const struct cudastub_function *fn);
 CUDASTUB_HIDDEN enum cudastub_unavailable
-cudastub_loader_why_unavailable(struct cudastub_library *lib,
-				const struct cudastub_function *fn);
+cudastub_loader_why_unavailable(struct cudastub_library *lib, const struct cudastub_function *fn);
 CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
 						const struct cudastub_function *fn);
 
 /* loader_log.c */
-CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_library *lib,
-					      const char *text);
-CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_library *lib,
-					  cudastub_source source, int major,
-					  const char *path, const char *outcome);
-CUDASTUB_HIDDEN void cudastub_log_debug(struct cudastub_library *lib,
-					const char *fmt, ...)
+CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_library *lib, const char *text);
+CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_library *lib, cudastub_source source,
+					  int major, const char *path, const char *outcome);
+CUDASTUB_HIDDEN void cudastub_log_debug(struct cudastub_library *lib, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_library *lib,
-					 char *buf, unsigned size);
+CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_library *lib, char *buf, unsigned size);
 
 /* loader_candidate.c */
 struct cudastub_self {
@@ -138,10 +132,10 @@ enum cudastub_try {
 	CUDASTUB_TRY_REJECTED, /* something there, not usable */
 	CUDASTUB_TRY_SELF      /* a stub answered: look past the loader's pick */
 };
-CUDASTUB_HIDDEN enum cudastub_try
-cudastub_try_candidate(struct cudastub_library *lib,
-		       const struct cudastub_self *self, cudastub_source source,
-		       int major, const char *path, int dlopen_flags);
+CUDASTUB_HIDDEN enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
+							 const struct cudastub_self *self,
+							 cudastub_source source, int major,
+							 const char *path, int dlopen_flags);
 
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_library *lib);

@@ -49,7 +49,8 @@ void *cudastub_loader_bind(struct cudastub_library *lib, const struct cudastub_f
 		enum cudastub_unavailable why = cudastub_loader_why_unavailable(lib, fn);
 
 		cudastub_log_debug(lib, "%s: %s in CUDA %d, returns %d", fn->name,
-				   why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI" : "not present",
+				   why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI"
+								   : "not present",
 				   lib->info.major, lib->codes[why]);
 		return NULL;
 	}

@@ -35,8 +35,7 @@ void cudastub_self_identify(struct cudastub_self *self)
 	struct stat st;
 
 	memset(self, 0, sizeof *self);
-	if (!dladdr1((void *)cudastub_self_identify, &where, (void **)&map,
-		     RTLD_DL_LINKMAP))
+	if (!dladdr1((void *)cudastub_self_identify, &where, (void **)&map, RTLD_DL_LINKMAP))
 		return;
 	self->link_map = map;
 	self->path = where.dli_fname;
@@ -52,8 +51,7 @@ static int is_own_file(const struct cudastub_self *self, const char *path)
 
 	if (!self->ino || stat(path, &st) != 0)
 		return 0;
-	return (unsigned long)st.st_dev == self->dev &&
-	       (unsigned long)st.st_ino == self->ino;
+	return (unsigned long)st.st_dev == self->dev && (unsigned long)st.st_ino == self->ino;
 }
 
 static struct link_map *link_map_of(void *handle)
@@ -75,8 +73,7 @@ static int exports_stub_marker(void *handle, const struct link_map *map)
 		Dl_info where;
 		struct link_map *owner = NULL;
 
-		if (sym && dladdr1(sym, &where, (void **)&owner, RTLD_DL_LINKMAP) &&
-		    owner == map)
+		if (sym && dladdr1(sym, &where, (void **)&owner, RTLD_DL_LINKMAP) && owner == map)
 			return 1;
 	}
 	return 0;
@@ -90,9 +87,8 @@ static int pinned_major(struct cudastub_library *lib)
 }
 
 enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
-					 const struct cudastub_self *self,
-					 cudastub_source source, int major,
-					 const char *path, int dlopen_flags)
+					 const struct cudastub_self *self, cudastub_source source,
+					 int major, const char *path, int dlopen_flags)
 {
 	char why[512];
 	const char *reason;
@@ -118,13 +114,14 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 	handle = dlopen(path, dlopen_flags);
 	if (!handle) {
 		const char *err = dlerror();
-		int absent = !(dlopen_flags & RTLD_NOLOAD) && err &&
-			     strstr(err, "No such file");
+		int absent = !(dlopen_flags & RTLD_NOLOAD) && err && strstr(err, "No such file");
 
 		if (dlopen_flags & RTLD_NOLOAD)
 			err = "not loaded in this process";
 		cudastub_log_attempt(lib, source, major, path,
-				     absent ? "absent" : err ? err : "dlopen failed");
+				     absent ? "absent"
+				     : err  ? err
+					    : "dlopen failed");
 		return (absent || (dlopen_flags & RTLD_NOLOAD)) ? CUDASTUB_TRY_ABSENT
 								: CUDASTUB_TRY_REJECTED;
 	}
@@ -149,8 +146,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 		return CUDASTUB_TRY_REJECTED;
 	}
 	if (lib->probe_version(handle, &have_major, &have_minor) != 0) {
-		cudastub_log_attempt(lib, source, major, path,
-				     "skipped: its version query failed");
+		cudastub_log_attempt(lib, source, major, path, "skipped: its version query failed");
 		return CUDASTUB_TRY_REJECTED;
 	}
 	pin = pinned_major(lib);
@@ -167,7 +163,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 	lib->info.major = have_major;
 	lib->info.minor = have_minor;
 	lib->info.source = source;
-	lib->info.path = cudastub_log_keep(
-		lib, map && map->l_name && *map->l_name ? map->l_name : path);
+	lib->info.path =
+		cudastub_log_keep(lib, map && map->l_name && *map->l_name ? map->l_name : path);
 	return CUDASTUB_TRY_LOADED;
 }

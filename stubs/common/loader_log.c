@@ -34,13 +34,12 @@ const char *cudastub_log_keep(struct cudastub_library *lib, const char *text)
 	return out;
 }
 
-void cudastub_log_attempt(struct cudastub_library *lib, cudastub_source source,
-			  int major, const char *path, const char *outcome)
+void cudastub_log_attempt(struct cudastub_library *lib, cudastub_source source, int major,
+			  const char *path, const char *outcome)
 {
 	cudastub_library_info *info = &lib->info;
 
-	cudastub_log_debug(lib, "  [%s] %s: %s", cudastub_source_name(source),
-			   path, outcome);
+	cudastub_log_debug(lib, "  [%s] %s: %s", cudastub_source_name(source), path, outcome);
 	if (info->attempt_count == CUDASTUB_MAX_ATTEMPTS) {
 		info->attempts_dropped++;
 		return;
@@ -73,14 +72,14 @@ void cudastub_log_debug(struct cudastub_library *lib, const char *fmt, ...)
 int cudastub_log_summary(struct cudastub_library *lib, char *buf, unsigned size)
 {
 	const cudastub_library_info *info = &lib->info;
-	int n = snprintf(buf, size, "cudastub: %s; tried:",
-			 info->error ? info->error : "not loaded");
+	int n = snprintf(buf, size,
+			 "cudastub: %s; tried:", info->error ? info->error : "not loaded");
 	unsigned i;
 
 	for (i = 0; i < info->attempt_count && n >= 0 && (unsigned)n < size; i++) {
 		const cudastub_attempt *a = &info->attempts[i];
-		n += snprintf(buf + n, size - (unsigned)n, "%s %s (%s)", i ? ";" : "",
-			      a->path, a->outcome);
+		n += snprintf(buf + n, size - (unsigned)n, "%s %s (%s)", i ? ";" : "", a->path,
+			      a->outcome);
 	}
 	if (n >= 0 && (unsigned)n < size)
 		n += snprintf(buf + n, size - (unsigned)n,

@@ -30,7 +30,7 @@
 #define WHEEL_ANCESTORS 4
 
 static const int toolkit_lib_dirs_count = 2;
-static const char *const toolkit_lib_dirs[] = { "lib64", "lib" };
+static const char *const toolkit_lib_dirs[] = {"lib64", "lib"};
 
 /* Formats a path. One too long for PATH_MAX is skipped (returns 0), never
  * truncated into the name of some other file. */
@@ -61,8 +61,7 @@ static int major_wanted(struct cudastub_library *lib, int major)
 }
 
 /* Tries each wanted SONAME inside one folder, newest first. */
-static enum cudastub_try try_folder(struct cudastub_library *lib,
-				    const struct cudastub_self *self,
+static enum cudastub_try try_folder(struct cudastub_library *lib, const struct cudastub_self *self,
 				    cudastub_source source, const char *dir)
 {
 	const struct cudastub_soname *s;
@@ -74,15 +73,16 @@ static enum cudastub_try try_folder(struct cudastub_library *lib,
 			continue;
 		if (!path_format(path, "%s/%s", dir, s->soname))
 			continue;
-		r = cudastub_try_candidate(lib, self, source, s->major, path, RTLD_NOW | RTLD_LOCAL);
+		r = cudastub_try_candidate(lib, self, source, s->major, path,
+					   RTLD_NOW | RTLD_LOCAL);
 		if (r == CUDASTUB_TRY_LOADED)
 			return r;
 	}
 	return CUDASTUB_TRY_ABSENT;
 }
 
-static cudastub_state step_override(struct cudastub_library *lib,
-				    const struct cudastub_self *self, const char *value)
+static cudastub_state step_override(struct cudastub_library *lib, const struct cudastub_self *self,
+				    const char *value)
 {
 	char msg[PATH_MAX + 128];
 	enum cudastub_try r;
@@ -96,8 +96,8 @@ static cudastub_state step_override(struct cudastub_library *lib,
 	if (r == CUDASTUB_TRY_LOADED)
 		return CUDASTUB_STATE_LOADED;
 	snprintf(msg, sizeof msg,
-		 "%s=%s could not be loaded (no fallback to the other search steps)",
-		 lib->env_path, value);
+		 "%s=%s could not be loaded (no fallback to the other search steps)", lib->env_path,
+		 value);
 	lib->info.error = cudastub_log_keep(lib, msg);
 	return CUDASTUB_STATE_OVERRIDE_FAILED;
 }
@@ -110,7 +110,8 @@ static int step_already_loaded(struct cudastub_library *lib, const struct cudast
 	for (s = lib->sonames; s->soname; s++)
 		if (major_wanted(lib, s->major) &&
 		    cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_ALREADY_LOADED, s->major,
-					   s->soname, RTLD_NOW | RTLD_NOLOAD) == CUDASTUB_TRY_LOADED)
+					   s->soname,
+					   RTLD_NOW | RTLD_NOLOAD) == CUDASTUB_TRY_LOADED)
 			return 1;
 	return 0;
 }
@@ -147,8 +148,7 @@ static int step_pip_wheels(struct cudastub_library *lib, const struct cudastub_s
 				if (!path_format(path, "%s/%s/%s", up, *w, s->soname))
 					continue;
 				if (cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_PIP_WHEEL,
-							   s->major, path,
-							   RTLD_NOW | RTLD_LOCAL) ==
+							   s->major, path, RTLD_NOW | RTLD_LOCAL) ==
 				    CUDASTUB_TRY_LOADED)
 					return 1;
 			}
@@ -168,8 +168,7 @@ static int try_toolkit(struct cudastub_library *lib, const struct cudastub_self 
 		if (!major_wanted(lib, s->major))
 			continue;
 		for (i = 0; i < toolkit_lib_dirs_count; i++) {
-			if (!path_format(path, "%s/%s/%s", root, toolkit_lib_dirs[i],
-				 s->soname))
+			if (!path_format(path, "%s/%s/%s", root, toolkit_lib_dirs[i], s->soname))
 				continue;
 			if (cudastub_try_candidate(lib, self, source, s->major, path,
 						   RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
@@ -181,15 +180,14 @@ static int try_toolkit(struct cudastub_library *lib, const struct cudastub_self 
 
 static int step_cuda_home(struct cudastub_library *lib, const struct cudastub_self *self)
 {
-	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
+	static const char *const vars[] = {"CUDA_HOME", "CUDA_PATH"};
 	size_t i;
 
 	for (i = 0; i < sizeof vars / sizeof *vars; i++) {
 		const char *root = secure_getenv(vars[i]);
 
 		cudastub_log_debug(lib, "step 4: %s=%s", vars[i], root ? root : "(unset)");
-		if (root && *root &&
-		    try_toolkit(lib, self, CUDASTUB_SOURCE_CUDA_HOME, root))
+		if (root && *root && try_toolkit(lib, self, CUDASTUB_SOURCE_CUDA_HOME, root))
 			return 1;
 	}
 	return 0;
@@ -201,9 +199,8 @@ static int step_cuda_home(struct cudastub_library *lib, const struct cudastub_se
  * loader would (RTLD_DI_SERINFO: LD_LIBRARY_PATH, RUNPATH, system folders)
  * by full path, so the stub is skipped by file and the next one is found.
  */
-static int walk_loader_folders(struct cudastub_library *lib,
-			       const struct cudastub_self *self, int major,
-			       const char *soname)
+static int walk_loader_folders(struct cudastub_library *lib, const struct cudastub_self *self,
+			       int major, const char *soname)
 {
 	Dl_serinfo size, *info;
 	void *own;
@@ -221,14 +218,12 @@ static int walk_loader_folders(struct cudastub_library *lib,
 		for (i = 0; i < info->dls_cnt && !found; i++) {
 			char path[PATH_MAX];
 
-			if (!path_format(path, "%s/%s", info->dls_serpath[i].dls_name,
-				 soname))
+			if (!path_format(path, "%s/%s", info->dls_serpath[i].dls_name, soname))
 				continue;
 			if (access(path, F_OK) != 0)
 				continue; /* the loader's folders are many; log hits only */
-			found = cudastub_try_candidate(lib, self,
-						       CUDASTUB_SOURCE_LOADER_SEARCH, major,
-						       path, RTLD_NOW | RTLD_LOCAL) ==
+			found = cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_LOADER_SEARCH,
+						       major, path, RTLD_NOW | RTLD_LOCAL) ==
 				CUDASTUB_TRY_LOADED;
 		}
 	}

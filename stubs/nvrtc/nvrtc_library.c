@@ -13,10 +13,10 @@
 #endif
 
 static const struct cudastub_soname nvrtc_sonames[] = {
-	{ 13, "libnvrtc.so.13" },
-	{ 12, "libnvrtc.so.12" },
-	{ 11, "libnvrtc.so.11.2" },
-	{ 0, NULL },
+	{13, "libnvrtc.so.13"},
+	{12, "libnvrtc.so.12"},
+	{11, "libnvrtc.so.11.2"},
+	{0, NULL},
 };
 
 /* CUDA 13 wheels share one folder; 11 and 12 have one per component. */
@@ -42,11 +42,12 @@ struct cudastub_library cudastub_nvrtc_library = {
 	.sonames = nvrtc_sonames,
 	.wheel_dirs = nvrtc_wheel_dirs,
 	.probe_version = nvrtc_probe_version,
-	.codes = {
-		[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDASTUB_NVRTC_ERROR_STUB_LIBRARY,
-		[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDASTUB_NVRTC_ERROR_NOT_FOUND,
-		[CUDASTUB_UNAVAILABLE_ABI] = CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED,
-	},
+	.codes =
+		{
+			[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDASTUB_NVRTC_ERROR_STUB_LIBRARY,
+			[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDASTUB_NVRTC_ERROR_NOT_FOUND,
+			[CUDASTUB_UNAVAILABLE_ABI] = CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED,
+		},
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,
 	CUDASTUB_LIBRARY_STATE_INIT,

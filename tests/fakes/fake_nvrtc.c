@@ -28,7 +28,7 @@ __attribute__((constructor)) static void fake_loaded(void)
 	fake_nvrtc_loads++;
 	if (slow) {
 		long ms = atol(slow);
-		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 
 		nanosleep(&ts, NULL);
 	}
@@ -71,11 +71,11 @@ nvrtcResult nvrtcGetNVVMSize(nvrtcProgram prog, size_t *size)
 	return 0;
 }
 
-/* A 12.8+-only function: present in the fakes of 12 and 13. */
-#if FAKE_MAJOR >= 12
+/* Arrived in 12.8. Every fake exports it, so a test can show that the
+ * stub forwards it to 12 and 13 but never calls it in 11, where the gating
+ * table says no 11.x has it. */
 nvrtcResult nvrtcGetPCHHeapSize(size_t *size)
 {
 	*size = FAKE_MAJOR * 1000 + FAKE_MINOR;
 	return 0;
 }
-#endif

@@ -29,8 +29,8 @@ const char *ts_build_dir(void)
 
 static int removed_by_default(const char *entry)
 {
-	static const char *const prefixes[] = { "CUDASTUB_", "CUDA_HOME=", "CUDA_PATH=",
-						"LD_LIBRARY_PATH=", "LD_PRELOAD=" };
+	static const char *const prefixes[] = {
+		"CUDASTUB_", "CUDA_HOME=", "CUDA_PATH=", "LD_LIBRARY_PATH=", "LD_PRELOAD="};
 	size_t i;
 
 	for (i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
@@ -74,9 +74,9 @@ static char **child_environment(const char *const *env)
 /* Reads both pipes to the end without letting either fill up. */
 static void drain(int out_fd, int err_fd, struct ts_child *child)
 {
-	size_t used[2] = { 0, 0 };
-	char *buf[2] = { child->out, child->err };
-	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
+	size_t used[2] = {0, 0};
+	char *buf[2] = {child->out, child->err};
+	struct pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
 	int open_fds = 2;
 
 	while (open_fds > 0 && poll(fds, 2, -1) > 0) {
@@ -107,7 +107,7 @@ int ts_run_child(const char *scenario, const char *const *env, struct ts_child *
 {
 	int out[2], err[2], status;
 	posix_spawn_file_actions_t actions;
-	char *argv[] = { self_path, "--child", (char *)scenario, NULL };
+	char *argv[] = {self_path, "--child", (char *)scenario, NULL};
 	char **envp = child_environment(env);
 	pid_t pid;
 
@@ -181,7 +181,8 @@ const char *ts_fixture(const char *name)
 		return path;
 	if (in_ci()) {
 		fprintf(stderr, "FAIL: fixture %s missing at %s (CI=true)\n", name, path);
-		CU_FAIL("real-library fixture missing in CI; tests/fixtures/fetch.sh must run first");
+		CU_FAIL("real-library fixture missing in CI; tests/fixtures/fetch.sh must run "
+			"first");
 	} else {
 		fprintf(stderr,
 			"SKIP: fixture %s missing at %s; run tests/fixtures/fetch.sh to fetch it\n",
