@@ -41,8 +41,12 @@ declare -A libdir=(
 )
 declare -A nvrtc_soname=([11.8]=libnvrtc.so.11.2 [12.4]=libnvrtc.so.12 [13.0]=libnvrtc.so.13)
 
+# The version a header folder really holds, from cuda.h: 13.0 -> 13000.
+cuda_version() { awk '/^#define CUDA_VERSION / { print $3 }' "$1/cuda.h" 2>/dev/null; }
+
 for v in 11.8 12.4 13.0; do
-  if [ -f "${include[$v]}/nvrtc.h" ]; then
+  want=$((${v%.*} * 1000 + ${v#*.} * 10))
+  if [ -f "${include[$v]}/nvrtc.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
     $gen abi --spec "$src/tools/gen_stubs/specs/nvrtc.spec" -I "${include[$v]}" \
       --version "$v" -o "$data/abi/nvrtc-$v.abi"
   else

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The whole test suite, as README.md and CI run it:
+#   1. fetch the real-library fixtures (tests/fixtures/fetch.sh);
+#   2. plain build: every ctest label (unit, real, e2e, threads);
+#   3. valgrind memcheck over the unit suites and their children;
+#   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label;
+#   5. ThreadSanitizer build: the threads label.
+# Offline, a fixture that cannot be fetched makes the real-library tests
+# print SKIP; with CI=true it is a failure.
+#
+#   tests/run-suite.sh [--quick]    --quick: step 2 only
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=${CUDASTUB_SUITE_BUILD:-$src/build-suite}
+fixtures=${CUDASTUB_FIXTURES:-${XDG_CACHE_HOME:-$HOME/.cache}/cudastub-fixtures}
+jobs=$(nproc 2>/dev/null || echo 2)
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+ci=0
+case "${CI:-}" in true | 1) ci=1 ;; esac
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "fixtures -> $fixtures"
+if ! "$src/tests/fixtures/fetch.sh" "$fixtures"; then
+  if [ $ci = 1 ]; then
+    echo "run-suite.sh: fixtures could not be fetched, and CI=true requires them" >&2
+    exit 1
+  fi
+  echo "run-suite.sh: fixtures could not be fetched (offline?); real-library tests will SKIP" >&2
+fi
+
+# build NAME [cmake args...]
+build() {
+  local name=$1
+  shift
+  cmake -S "$src" -B "$out/$name" -DCUDASTUB_FIXTURES="$fixtures" "$@" >/dev/null
+  cmake --build "$out/$name" -j "$jobs" >/dev/null
+}
+
+step "plain build: all tests"
+build plain
+# --verbose: every suite's CUnit run summary goes into the log
+(cd "$out/plain" && ctest --verbose -j "$jobs")
+[ $quick = 1 ] && exit 0
+
+step "valgrind memcheck: unit tests and their children"
+# The children are this suite's own binaries; the tools tests call (nm,
+# objdump, sh) are not ours to check.
+vg="valgrind;--error-exitcode=97;--leak-check=full;--errors-for-leak-kinds=definite"
+vg="$vg;--trace-children=yes;--trace-children-skip=*/sh,*/nm,*/objdump,*/python3*,*/diff"
+vg="$vg;--suppressions=$src/tests/sanitizers/valgrind.supp"
+build valgrind "-DCUDASTUB_TEST_LAUNCHER=$vg"
+# --error-exitcode makes any valgrind error, definite leaks included, a
+# failed test, so ctest's own exit status carries the verdict.
+(cd "$out/valgrind" && ctest --output-on-failure -L unit -j "$jobs")
+
+step "AddressSanitizer + UndefinedBehaviorSanitizer: all tests"
+build asan -DCUDASTUB_SANITIZE=address,undefined
+(cd "$out/asan" &&
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  LSAN_OPTIONS=suppressions=$src/tests/sanitizers/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --output-on-failure -j "$jobs")
+
+step "ThreadSanitizer: thread tests"
+build tsan -DCUDASTUB_SANITIZE=thread
+# TSan needs the address-space layout ASLR with many random bits breaks;
+# setarch -R turns randomisation off for this run only.
+(cd "$out/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  setarch "$(uname -m)" -R ctest --output-on-failure -L threads)
+
+step "all suites passed"
