@@ -77,6 +77,15 @@ static const char *check_pin(struct cudastub_library *lib, char *msg, size_t siz
 	return msg;
 }
 
+/* The summary is written for error strings, which name cudastub; the debug
+ * log has its own prefix. */
+static const char *info_text_after_prefix(const char *summary)
+{
+	static const char prefix[] = "cudastub: ";
+
+	return strncmp(summary, prefix, sizeof prefix - 1) ? summary : summary + sizeof prefix - 1;
+}
+
 static void fill_static_info(struct cudastub_library *lib)
 {
 	lib->info.name = lib->name;
@@ -108,7 +117,7 @@ static cudastub_state search_locked(struct cudastub_library *lib)
 	} else {
 		cudastub_log_summary(lib, summary, sizeof summary);
 		lib->summary = cudastub_log_keep(lib, summary);
-		cudastub_log_debug(lib, "%s", lib->summary);
+		cudastub_log_debug(lib, "%s", info_text_after_prefix(lib->summary));
 	}
 	lib->info.state = state;
 	return state;
