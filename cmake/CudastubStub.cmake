@@ -1,65 +1,86 @@
-# cudastub_add_stub(<lib> SOURCES ... SHIM_SONAME <soname>)
+# cudastub_add_stub(<lib> ALIAS <alias> SHIM_SONAME <soname> SOURCES ...)
 #
 # Builds lib<lib>_stub.so (target <lib>_stub, alias cudastub::<alias>) from
 # the shared loader, the hand-written sources and the generated wrappers of
 # the build headers' major. With CUDASTUB_BUILD_SHIMS, also builds the same
 # code as shim/<soname>, whose symbols carry the real library's version node
 # so that binaries linked against NVIDIA's library resolve against it.
-function(cudastub_add_stub lib)
-  cmake_parse_arguments(ARG "" "ALIAS;SHIM_SONAME" "SOURCES" ${ARGN})
-  set(gen ${CMAKE_CURRENT_SOURCE_DIR}/generated/cuda-${CUDASTUB_ABI_MAJOR})
+#
+# cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir
+#                           [SONAME soname] OUTPUT_DIR dir)
+#
+# The same stub compiled against another major's headers (the tests build
+# the 11.8 and 12.4 ABIs this way, from the fetched headers). With SONAME it
+# is a shim: that file name, SONAME and version node.
+
+function(cudastub_add_stub_for_abi target lib)
+  cmake_parse_arguments(ARG "" "MAJOR;MINOR;INCLUDE_DIR;SONAME;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
+  get_property(sources GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES)
+  get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
+  set(gen ${stub_dir}/generated/cuda-${ARG_MAJOR})
   if(NOT EXISTS ${gen}/${lib}_wrappers.c)
     message(FATAL_ERROR "cudastub: no generated ${lib} wrappers for CUDA "
-      "${CUDASTUB_ABI_MAJOR} in ${gen}; run the regenerate target with "
+      "${ARG_MAJOR} in ${gen}; run the regenerate target with "
       "that major's ABI record in tools/gen_stubs/data/abi/")
   endif()
   file(STRINGS ${gen}/${lib}.symbols symbols REGEX "^[A-Za-z_]")
   list(APPEND symbols cudastub_${lib}_info cudastub_${lib}_load)
   list(JOIN symbols ";\n    " exported)
-
-  set(variants ${lib}_stub)
-  if(CUDASTUB_BUILD_SHIMS AND ARG_SHIM_SONAME)
-    list(APPEND variants ${lib}_shim)
+  set(node "")
+  if(ARG_SONAME)
+    set(node "${ARG_SONAME} ")
   endif()
-  foreach(target IN LISTS variants)
-    if(target STREQUAL "${lib}_shim")
-      set(node "${ARG_SHIM_SONAME} ")
-    else()
-      set(node "")
-    endif()
-    set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
-    file(WRITE ${map} "${node}{\n  global:\n    ${exported};\n  local: *;\n};\n")
-    add_library(${target} SHARED ${ARG_SOURCES} ${gen}/${lib}_wrappers.c)
-    target_include_directories(${target} PRIVATE
-      ${CMAKE_CURRENT_SOURCE_DIR} ${gen} ${PROJECT_SOURCE_DIR}/stubs/common)
-    target_include_directories(${target} SYSTEM PRIVATE ${CUDASTUB_CUDA_INCLUDE_DIR})
-    target_include_directories(${target} PUBLIC
-      $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
-    # CUDASTUB_NO_UNIFIED_API: the weak references of cudastub.h are for
-    # programs; inside a stub they would make its own definitions weak.
-    target_compile_definitions(${target} PRIVATE CUDASTUB_NO_UNIFIED_API
-      CUDASTUB_ABI_MAJOR=${CUDASTUB_ABI_MAJOR} CUDASTUB_ABI_MINOR=${CUDASTUB_ABI_MINOR})
-    target_link_libraries(${target} PRIVATE cudastub_loader ${CMAKE_DL_LIBS} Threads::Threads)
-    set_target_properties(${target} PROPERTIES
-      C_VISIBILITY_PRESET hidden
-      LINK_DEPENDS ${map})
-    target_link_options(${target} PRIVATE
-      -Wl,--version-script=${map} -Wl,-z,defs -Wl,-z,now)
-  endforeach()
-  set_target_properties(${lib}_stub PROPERTIES OUTPUT_NAME ${lib}_stub)
+  set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
+  file(WRITE ${map} "${node}{\n  global:\n    ${exported};\n  local: *;\n};\n")
+
+  add_library(${target} SHARED ${sources} ${gen}/${lib}_wrappers.c)
+  target_include_directories(${target} PRIVATE
+    ${stub_dir} ${gen} ${PROJECT_SOURCE_DIR}/stubs/common)
+  target_include_directories(${target} SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
+  # CUDASTUB_NO_UNIFIED_API: the weak references of cudastub.h are for
+  # programs; inside a stub they would make its own definitions weak.
+  target_compile_definitions(${target} PRIVATE CUDASTUB_NO_UNIFIED_API
+    CUDASTUB_ABI_MAJOR=${ARG_MAJOR} CUDASTUB_ABI_MINOR=${ARG_MINOR})
+  target_link_libraries(${target} PRIVATE cudastub_loader ${CMAKE_DL_LIBS} Threads::Threads)
+  set_target_properties(${target} PROPERTIES
+    C_VISIBILITY_PRESET hidden
+    LINK_DEPENDS ${map})
+  if(ARG_OUTPUT_DIR)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
+  endif()
+  target_link_options(${target} PRIVATE
+    -Wl,--version-script=${map} -Wl,-z,defs -Wl,-z,now)
+  if(ARG_SONAME)
+    # lib<x>.so.N: the file name is the SONAME, with no symlink chain
+    string(REGEX REPLACE "^lib(.*)\\.so\\..*$" "\\1" base ${ARG_SONAME})
+    string(REGEX REPLACE "^lib.*\\.so\\.(.*)$" "\\1" suffix ${ARG_SONAME})
+    set_target_properties(${target} PROPERTIES OUTPUT_NAME ${base} SUFFIX .so.${suffix})
+    target_link_options(${target} PRIVATE -Wl,-soname,${ARG_SONAME})
+  elseif(ARG_OUTPUT_NAME)
+    set_target_properties(${target} PROPERTIES OUTPUT_NAME ${ARG_OUTPUT_NAME})
+  endif()
+endfunction()
+
+function(cudastub_add_stub lib)
+  cmake_parse_arguments(ARG "" "ALIAS;SHIM_SONAME" "SOURCES" ${ARGN})
+  list(TRANSFORM ARG_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+  set_property(GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES ${ARG_SOURCES})
+  set_property(GLOBAL PROPERTY CUDASTUB_${lib}_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+
+  cudastub_add_stub_for_abi(${lib}_stub ${lib}
+    MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
+    INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} OUTPUT_NAME ${lib}_stub)
   add_library(cudastub::${ARG_ALIAS} ALIAS ${lib}_stub)
   install(TARGETS ${lib}_stub EXPORT cudastubTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-  if(TARGET ${lib}_shim)
-    # lib<x>.so.N: the file name is the SONAME, with no symlink chain
-    string(REGEX REPLACE "^lib(.*)\\.so\\..*$" "\\1" base ${ARG_SHIM_SONAME})
-    string(REGEX REPLACE "^lib.*\\.so\\.(.*)$" "\\1" suffix ${ARG_SHIM_SONAME})
-    set_target_properties(${lib}_shim PROPERTIES
-      OUTPUT_NAME ${base}
-      SUFFIX .so.${suffix}
-      NO_SONAME OFF
-      LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/shim)
-    target_link_options(${lib}_shim PRIVATE -Wl,-soname,${ARG_SHIM_SONAME})
+
+  if(CUDASTUB_BUILD_SHIMS AND ARG_SHIM_SONAME)
+    cudastub_add_stub_for_abi(${lib}_shim ${lib}
+      MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
+      INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} SONAME ${ARG_SHIM_SONAME}
+      OUTPUT_DIR ${PROJECT_BINARY_DIR}/shim)
     install(TARGETS ${lib}_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/shim)
   endif()
 endfunction()

@@ -12,6 +12,7 @@
  *   loader_search.c    list the candidates, step by step, newest major first
  *   loader_candidate.c open one, verify it (not ourselves, not another stub,
  *                      not rejected by the library), probe its version
+ *   loader_companion.c load what the chosen library will dlopen by name
  *   loader_load.c      run the search exactly once, record the outcome
  *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
  *   loader_bind.c      gate a function by major and look it up
@@ -79,6 +80,11 @@ struct cudastub_library {
 	int (*probe_version)(void *handle, int *major, int *minor);
 	/* Optional: a reason to skip a candidate that opened, or NULL. */
 	const char *(*reject)(void *handle);
+	/* Optional: printf format, given major and minor, of a library the
+	 * real one dlopens by bare name at run time and expects beside itself
+	 * ("libnvrtc-builtins.so.%d.%d"). Loaded from the same folder so a
+	 * library found outside the loader's path still works. */
+	const char *companion_format;
 	/* Codes the generated fallbacks return, by cudastub_unavailable. */
 	int codes[CUDASTUB_UNAVAILABLE_COUNT];
 	int abi_major, abi_minor;
@@ -136,6 +142,9 @@ CUDASTUB_HIDDEN enum cudastub_try cudastub_try_candidate(struct cudastub_library
 							 const struct cudastub_self *self,
 							 cudastub_source source, int major,
 							 const char *path, int dlopen_flags);
+
+/* loader_companion.c */
+CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_library *lib);
 
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_library *lib);

@@ -112,6 +112,7 @@ static cudastub_state search_locked(struct cudastub_library *lib)
 		state = cudastub_search(lib);
 	}
 	if (state == CUDASTUB_STATE_LOADED) {
+		cudastub_load_companion(lib);
 		cudastub_log_debug(lib, "using %s (%d.%d, %s)", lib->info.path, lib->info.major,
 				   lib->info.minor, cudastub_source_name(lib->info.source));
 	} else {

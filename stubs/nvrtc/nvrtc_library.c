@@ -42,6 +42,7 @@ struct cudastub_library cudastub_nvrtc_library = {
 	.sonames = nvrtc_sonames,
 	.wheel_dirs = nvrtc_wheel_dirs,
 	.probe_version = nvrtc_probe_version,
+	.companion_format = "libnvrtc-builtins.so.%d.%d",
 	.codes =
 		{
 			[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDASTUB_NVRTC_ERROR_STUB_LIBRARY,

@@ -103,11 +103,10 @@ static void drain(int out_fd, int err_fd, struct ts_child *child)
 	child->err[used[1]] = '\0';
 }
 
-int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child)
+int ts_run_program(char *const *argv, const char *const *env, struct ts_child *child)
 {
 	int out[2], err[2], status;
 	posix_spawn_file_actions_t actions;
-	char *argv[] = {self_path, "--child", (char *)scenario, NULL};
 	char **envp = child_environment(env);
 	pid_t pid;
 
@@ -117,7 +116,8 @@ int ts_run_child(const char *scenario, const char *const *env, struct ts_child *
 	posix_spawn_file_actions_init(&actions);
 	posix_spawn_file_actions_adddup2(&actions, out[1], 1);
 	posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-	if (posix_spawn(&pid, self_path, &actions, NULL, argv, envp) != 0) {
+	if (posix_spawn(&pid, argv[0], &actions, NULL, argv, envp) != 0) {
+		posix_spawn_file_actions_destroy(&actions);
 		free(envp);
 		return -1;
 	}
@@ -129,9 +129,16 @@ int ts_run_child(const char *scenario, const char *const *env, struct ts_child *
 	waitpid(pid, &status, 0);
 	child->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	if (child->exit_code != 0 && getenv("CUDASTUB_TEST_VERBOSE"))
-		fprintf(stderr, "child %s exited %d:\n%s\n%s\n", scenario, child->exit_code,
-			child->out, child->err);
+		fprintf(stderr, "%s exited %d:\n%s\n%s\n", argv[0], child->exit_code, child->out,
+			child->err);
 	return 0;
+}
+
+int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child)
+{
+	char *argv[] = {self_path, "--child", (char *)scenario, NULL};
+
+	return ts_run_program(argv, env, child);
 }
 
 const char *ts_value(const struct ts_child *child, const char *key)

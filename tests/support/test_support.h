@@ -43,6 +43,9 @@ struct ts_child {
  */
 int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
 
+/* Runs another program (argv[0] a path) the same way. */
+int ts_run_program(char *const *argv, const char *const *env, struct ts_child *child);
+
 /* The value of key in a child's key=value output, or NULL. Static buffer. */
 const char *ts_value(const struct ts_child *child, const char *key);
 
