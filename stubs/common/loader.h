@@ -13,6 +13,7 @@
  *   loader_candidate.c open one, verify it (not ourselves, not another stub,
  *                      not rejected by the library), probe its version
  *   loader_companion.c load what the chosen library will dlopen by name
+ *   loader_ldcache.c   read /etc/ld.so.cache, to look past a stub by hand
  *   loader_load.c      run the search exactly once, record the outcome
  *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
  *   loader_bind.c      gate a function by major and look it up
@@ -145,6 +146,11 @@ CUDASTUB_HIDDEN enum cudastub_try cudastub_try_candidate(struct cudastub_library
 
 /* loader_companion.c */
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_library *lib);
+
+/* loader_ldcache.c: calls visit with each path the cache holds for soname
+ * until it returns non-zero; returns that value, or 0. */
+CUDASTUB_HIDDEN int cudastub_ldcache_each(const char *soname,
+					  int (*visit)(const char *path, void *ctx), void *ctx);
 
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_library *lib);

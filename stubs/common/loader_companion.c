@@ -11,16 +11,36 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "loader.h"
 
+/* Loads name from the folder of file; returns 1 if it was there. */
+static int load_beside(struct cudastub_library *lib, const char *file, const char *name)
+{
+	char path[PATH_MAX];
+	const char *slash = strrchr(file, '/');
+	int n;
+
+	if (!slash)
+		return 0;
+	n = snprintf(path, sizeof path, "%.*s/%s", (int)(slash - file), file, name);
+	if (n <= 0 || n >= (int)sizeof path || access(path, F_OK) != 0)
+		return 0;
+	lib->info.dlopen_calls++;
+	if (dlopen(path, RTLD_NOW | RTLD_LOCAL))
+		cudastub_log_attempt(lib, lib->info.source, lib->info.major, path,
+				     "loaded: companion the library opens by name");
+	else
+		cudastub_log_attempt(lib, lib->info.source, lib->info.major, path, dlerror());
+	return 1;
+}
+
 void cudastub_load_companion(struct cudastub_library *lib)
 {
-	char name[128], path[PATH_MAX];
-	const char *slash;
-	int n;
+	char name[128], real[PATH_MAX];
 
 	if (!lib->companion_format || !lib->info.path)
 		return;
@@ -29,19 +49,11 @@ void cudastub_load_companion(struct cudastub_library *lib)
 	 * loaded by the library itself): nothing to do. */
 	if (dlopen(name, RTLD_NOW | RTLD_NOLOAD))
 		return;
-	slash = strrchr(lib->info.path, '/');
-	if (!slash)
+	/* Beside the name we loaded, else beside the file it links to: an
+	 * override may be a symlink into the toolkit. */
+	if (load_beside(lib, lib->info.path, name))
 		return;
-	n = snprintf(path, sizeof path, "%.*s/%s", (int)(slash - lib->info.path), lib->info.path,
-		     name);
-	if (n <= 0 || n >= (int)sizeof path || access(path, F_OK) != 0) {
-		cudastub_log_debug(lib, "companion %s: not beside %s", name, lib->info.path);
+	if (realpath(lib->info.path, real) && load_beside(lib, real, name))
 		return;
-	}
-	lib->info.dlopen_calls++;
-	if (dlopen(path, RTLD_NOW | RTLD_LOCAL))
-		cudastub_log_attempt(lib, lib->info.source, lib->info.major, path,
-				     "loaded: companion the library opens by name");
-	else
-		cudastub_log_attempt(lib, lib->info.source, lib->info.major, path, dlerror());
+	cudastub_log_debug(lib, "companion %s: not beside %s", name, lib->info.path);
 }

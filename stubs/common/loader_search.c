@@ -193,42 +193,56 @@ static int step_cuda_home(struct cudastub_library *lib, const struct cudastub_se
 	return 0;
 }
 
+/* What walk_loader_folders needs inside its visits. */
+struct folder_walk {
+	struct cudastub_library *lib;
+	const struct cudastub_self *self;
+	int major;
+};
+
+static int try_walked_path(const char *path, void *ctx)
+{
+	struct folder_walk *w = ctx;
+
+	if (access(path, F_OK) != 0)
+		return 0; /* the loader's folders are many; log hits only */
+	return cudastub_try_candidate(w->lib, w->self, CUDASTUB_SOURCE_LOADER_SEARCH, w->major,
+				      path, RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED;
+}
+
 /*
  * The loader's search found a stub under the real SONAME, which hides any
- * real library of that name further along. Walk the same folders the
- * loader would (RTLD_DI_SERINFO: LD_LIBRARY_PATH, RUNPATH, system folders)
- * by full path, so the stub is skipped by file and the next one is found.
+ * real library of that name further along: glibc answers every dlopen of
+ * the name with the stub. Walk the same places the loader would, by full
+ * path, so the stub is skipped by file and the next one is found: the
+ * folders of RTLD_DI_SERINFO (LD_LIBRARY_PATH, RUNPATH, system folders),
+ * then ld.so.cache.
  */
 static int walk_loader_folders(struct cudastub_library *lib, const struct cudastub_self *self,
 			       int major, const char *soname)
 {
+	struct folder_walk walk = {lib, self, major};
 	Dl_serinfo size, *info;
 	void *own;
 	unsigned i;
 	int found = 0;
 
 	own = self->path ? dlopen(self->path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-	if (!own || dlinfo(own, RTLD_DI_SERINFOSIZE, &size) != 0)
-		return 0;
-	info = malloc(size.dls_size);
-	if (!info)
-		return 0;
-	*info = size;
-	if (dlinfo(own, RTLD_DI_SERINFO, info) == 0) {
-		for (i = 0; i < info->dls_cnt && !found; i++) {
-			char path[PATH_MAX];
+	if (own && dlinfo(own, RTLD_DI_SERINFOSIZE, &size) == 0 &&
+	    (info = malloc(size.dls_size)) != NULL) {
+		*info = size;
+		if (dlinfo(own, RTLD_DI_SERINFO, info) == 0) {
+			for (i = 0; i < info->dls_cnt && !found; i++) {
+				char path[PATH_MAX];
 
-			if (!path_format(path, "%s/%s", info->dls_serpath[i].dls_name, soname))
-				continue;
-			if (access(path, F_OK) != 0)
-				continue; /* the loader's folders are many; log hits only */
-			found = cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_LOADER_SEARCH,
-						       major, path, RTLD_NOW | RTLD_LOCAL) ==
-				CUDASTUB_TRY_LOADED;
+				if (path_format(path, "%s/%s", info->dls_serpath[i].dls_name,
+						soname))
+					found = try_walked_path(path, &walk);
+			}
 		}
+		free(info);
 	}
-	free(info);
-	return found;
+	return found || cudastub_ldcache_each(soname, try_walked_path, &walk);
 }
 
 static int step_loader_search(struct cudastub_library *lib, const struct cudastub_self *self)

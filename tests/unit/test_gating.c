@@ -1,0 +1,63 @@
+/*
+ * Version gating. Every fake exports nvrtcGetPCHHeapSize, which writes
+ * major*1000+minor. The 13-ABI stub's gating row says: same ABI in 13, may
+ * appear in a later 12.x, absent from every 11.x. So it forwards to 13 and
+ * to 12 (the fake 12 has it), and never calls the 11: the output keeps
+ * its sentinel, which the fake would have overwritten with 11008.
+ */
+#define _GNU_SOURCE
+#include "unit_common.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+
+static void check_pch(const char *variant, int major, int minor, long want_rc, long want_pch)
+{
+	struct ts_child c;
+	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake(variant)), NULL};
+
+	if (uc_run_probe(env, &c))
+		return;
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, major, minor, uc_fmt("fake-%s", variant));
+	CU_ASSERT_EQUAL(uc_long(&c, "pch_rc"), want_rc);
+	CU_ASSERT_EQUAL(uc_long(&c, "pch"), want_pch);
+}
+
+static void test_pch_forwards_to_13(void)
+{
+	check_pch("nvrtc-13", 13, 0, 0, 13000);
+}
+
+static void test_pch_forwards_to_12_if_present(void)
+{
+	check_pch("nvrtc-12", 12, 4, 0, 12004);
+}
+
+static void test_pch_never_called_in_11(void)
+{
+	check_pch("nvrtc-11", 11, 8, CUDASTUB_NVRTC_ERROR_NOT_FOUND, UC_PCH_SENTINEL);
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("gating", NULL, NULL);
+
+#if UC_ABI_MAJOR == 13
+	CU_add_test(s, "nvrtcGetPCHHeapSize forwards to 13", test_pch_forwards_to_13);
+	CU_add_test(s, "nvrtcGetPCHHeapSize forwards to 12", test_pch_forwards_to_12_if_present);
+	CU_add_test(s, "nvrtcGetPCHHeapSize never calls 11", test_pch_never_called_in_11);
+#else
+	(void)s;
+	(void)test_pch_forwards_to_13;
+	(void)test_pch_forwards_to_12_if_present;
+	(void)test_pch_never_called_in_11;
+	printf("SKIP: the gating cases are written for the 13.x ABI stub\n");
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,120 @@
+/*
+ * Many threads make their first call at the same moment. The fake is slow
+ * to load (FAKE_NVRTC_SLOW_MS), which keeps the search open while the
+ * others arrive. Exactly one search, one dlopen, one load of the fake, and
+ * every thread gets the fake's answer.
+ *
+ * Even threads call nvrtcVersion first, odd ones nvrtcGetPTXSize, so two
+ * resolvers race the same load.
+ */
+#define _GNU_SOURCE
+#include "unit_common.h"
+
+#include <CUnit/CUnit.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { THREADS = 32, RUNS = 3 };
+
+typedef int (*version_fn)(int *, int *);
+typedef int (*size_fn)(void *, size_t *);
+typedef const cudastub_library_info *(*info_fn)(void);
+
+static pthread_barrier_t barrier;
+static version_fn version;
+static size_fn ptx_size;
+
+struct result {
+	int index, rc, major, minor, size_rc;
+	size_t size;
+};
+
+static void *first_call(void *arg)
+{
+	struct result *r = arg;
+
+	pthread_barrier_wait(&barrier);
+	if (r->index % 2)
+		r->size_rc = ptx_size(NULL, &r->size);
+	r->rc = version(&r->major, &r->minor);
+	if (!(r->index % 2))
+		r->size_rc = ptx_size(NULL, &r->size);
+	return NULL;
+}
+
+static int race(void)
+{
+	const char *path = getenv("CUDASTUB_NVRTC_PATH");
+	static struct result results[THREADS];
+	pthread_t threads[THREADS];
+	const cudastub_library_info *info;
+	void *stub = uc_open_stub(uc_stub()), *fake;
+	int i, ok = 0, *loads, *calls;
+	info_fn get_info;
+
+	if (!stub || !path)
+		return 3;
+	version = (version_fn)dlsym(stub, "nvrtcVersion");
+	ptx_size = (size_fn)dlsym(stub, "nvrtcGetPTXSize");
+	get_info = (info_fn)dlsym(stub, "cudastub_nvrtc_info");
+	if (!version || !ptx_size || !get_info)
+		return 4;
+	pthread_barrier_init(&barrier, NULL, THREADS);
+	for (i = 0; i < THREADS; i++) {
+		results[i].index = i;
+		if (pthread_create(&threads[i], NULL, first_call, &results[i]) != 0)
+			return 5;
+	}
+	for (i = 0; i < THREADS; i++)
+		pthread_join(threads[i], NULL);
+	for (i = 0; i < THREADS; i++)
+		ok += results[i].rc == 0 && results[i].major == 13 && results[i].minor == 0 &&
+		      results[i].size_rc == 0 && results[i].size == sizeof "fake-nvrtc-13";
+	info = get_info();
+	fake = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	loads = fake ? dlsym(fake, "fake_nvrtc_loads") : NULL;
+	calls = fake ? dlsym(fake, "fake_nvrtc_version_calls") : NULL;
+	printf("ok_threads=%d\n", ok);
+	printf("state=%d\n", (int)info->state);
+	printf("search_runs=%lu\ndlopen_calls=%lu\n", info->search_runs, info->dlopen_calls);
+	printf("fake_loads=%d\n", loads ? *loads : -1);
+	printf("fake_version_calls=%d\n", calls ? *calls : -1);
+	fflush(stdout);
+	return 0;
+}
+
+static void test_first_call_race(void)
+{
+	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
+			     "FAKE_NVRTC_SLOW_MS=100", NULL};
+	struct ts_child c;
+	int run;
+
+	for (run = 0; run < RUNS; run++) {
+		CU_ASSERT_EQUAL_FATAL(ts_run_child("race", env, &c), 0);
+		CU_ASSERT_EQUAL(c.exit_code, 0);
+		CU_ASSERT_EQUAL(uc_long(&c, "ok_threads"), THREADS);
+		CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
+		CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 1);
+		CU_ASSERT_EQUAL(uc_long(&c, "fake_loads"), 1);
+		/* one probe by the loader, then one forwarded call per thread */
+		CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls"), 1 + THREADS);
+	}
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("threads", NULL, NULL);
+
+	CU_add_test(s, "32 threads, one first call each", test_first_call_race);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"race", race}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}
