@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md and CI run it:
+#   0. clang-format has nothing to change in the hand-written C;
 #   1. fetch the real-library fixtures (tests/fixtures/fetch.sh);
 #   2. plain build: every ctest label (unit, real, e2e, threads);
 #   3. valgrind memcheck over the unit suites and their children;
@@ -20,6 +21,11 @@ ci=0
 case "${CI:-}" in true | 1) ci=1 ;; esac
 
 step() { printf '\n==== %s\n' "$*"; }
+
+step "clang-format: hand-written C"
+find "$src/include" "$src/stubs" "$src/tools" "$src/tests" "$src/bench" \
+  -path '*/generated' -prune -o \( -name '*.c' -o -name '*.h' \) -print0 |
+  xargs -0 clang-format --dry-run --Werror
 
 step "fixtures -> $fixtures"
 if ! "$src/tests/fixtures/fetch.sh" "$fixtures"; then

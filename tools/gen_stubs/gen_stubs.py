@@ -101,6 +101,8 @@ def cmd_stubs(args):
         if listed is not None:
             exports[abi.major] = listed
     sources = "tools/gen_stubs/data/abi/%s-*.abi" % spec.library
+    # generated C is formatted by the generator, not by clang-format
+    write(os.path.join(args.out, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
     for build in abis:
         rows = gating(spec, build, abis, exports)
         outdir = os.path.join(args.out, "cuda-%d" % build.major)
