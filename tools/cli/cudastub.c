@@ -1,4 +1,94 @@
-int main(void)
+/*
+ * cudastub: the command-line tool of the cudastub stubs.
+ *
+ *   cudastub info [--json]   what each stub loads, from where, and why
+ *   cudastub --help | --version
+ *
+ * Exit status: 0 on success (a report that found nothing included), 1 when
+ * the output could not be written, 2 on a usage error.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"info", cli_info, "report what each stub loads, from where, and what it tried"},
+	{NULL, NULL, NULL},
+};
+
+void cli_usage(FILE *out)
 {
-	return 0;
+	fputs("Usage: cudastub <command> [options]\n"
+	      "       cudastub --help | --version\n"
+	      "\n"
+	      "Commands:\n",
+	      out);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-8s %s\n", c->name, c->summary);
+	fputs("\n"
+	      "Run 'cudastub <command> --help' for its options.\n"
+	      "\n"
+	      "Environment (LIB is CUDART, NVRTC or CUDA):\n"
+	      "  CUDASTUB_<LIB>_PATH   the library file, or its folder, to load\n"
+	      "  CUDASTUB_<LIB>_MAJOR  search for this major version only\n"
+	      "  CUDASTUB_DEBUG=1      trace every search step on stderr\n",
+	      out);
+}
+
+static void version(FILE *out)
+{
+	struct cli_library libs[CUDASTUB_LIB_COUNT];
+
+	fprintf(out, "cudastub %s\n", CUDASTUB_CLI_VERSION);
+	cli_collect(libs, 0);
+	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++)
+		if (libs[i].info.state != CUDASTUB_STATE_NOT_LINKED)
+			fprintf(out, "%s stub: built for CUDA %d.%d\n", libs[i].name,
+				libs[i].info.abi_major, libs[i].info.abi_minor);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("cudastub: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n\n", stderr);
+	cli_usage(stderr);
+	return CLI_EXIT_USAGE;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_error("%s", "no command given");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		cli_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		version(stdout);
+		return 0;
+	}
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->run(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return usage_error("unknown option '%s'", argv[1]);
+	return usage_error("unknown command '%s'", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	int status = dispatch(argc, argv);
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("cudastub: writing the output");
+		return status ? status : 1;
+	}
+	return status;
 }

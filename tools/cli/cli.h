@@ -1,0 +1,47 @@
+/*
+ * The cudastub command: what its parts share.
+ *
+ *   cudastub.c    main: argument parsing, --help, --version, dispatch
+ *   info.c        the info command: load every linked stub's library
+ *   info_text.c   the report as tables for people
+ *   info_json.c   the report as JSON for programs
+ *   table.c       column-aligned text tables
+ *   json.c        the JSON writer; json_string.c its string escaping
+ */
+#ifndef CUDASTUB_CLI_H
+#define CUDASTUB_CLI_H
+
+#include <stdio.h>
+
+#include "cudastub/cudastub.h"
+
+#ifndef CUDASTUB_CLI_VERSION
+#error "CUDASTUB_CLI_VERSION comes from the build (the project version)"
+#endif
+
+/* One library as the report shows it. */
+struct cli_library {
+	const char *name;     /* "cudart", "nvrtc" or "cuda" */
+	const char *env_path; /* the override variable, "CUDASTUB_NVRTC_PATH" */
+	/* A copy of the stub's info; for a stub this command does not link,
+	 * state NOT_LINKED and everything else empty. */
+	cudastub_library_info info;
+};
+
+/* Fills libs[CUDASTUB_LIB_COUNT]. With load set, runs each linked stub's
+ * search first; without, reports only what needs no loading. */
+void cli_collect(struct cli_library *libs, int load);
+
+void cli_info_text(FILE *out, const struct cli_library *libs, int count);
+void cli_info_json(FILE *out, const struct cli_library *libs, int count);
+
+/* The info command; argv[0] is "info". Returns the exit status. */
+int cli_info(int argc, char **argv);
+
+/* Prints the usage of the whole command. */
+void cli_usage(FILE *out);
+
+/* Exit status for a usage error. */
+enum { CLI_EXIT_USAGE = 2 };
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * cudastub info [--json]: make every stub this command links run its
+ * search now, then report what each found. The report is the answer, so
+ * the exit status is 0 whether or not anything was found.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+/* In cudastub_lib order. */
+static const struct {
+	const char *name, *env_path;
+} known[CUDASTUB_LIB_COUNT] = {
+	[CUDASTUB_LIB_CUDART] = {"cudart", "CUDASTUB_CUDART_PATH"},
+	[CUDASTUB_LIB_NVRTC] = {"nvrtc", "CUDASTUB_NVRTC_PATH"},
+	[CUDASTUB_LIB_CUDA] = {"cuda", "CUDASTUB_CUDA_PATH"},
+};
+
+void cli_collect(struct cli_library *libs, int load)
+{
+	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++) {
+		const cudastub_library_info *info;
+		struct cli_library *l = &libs[i];
+
+		memset(l, 0, sizeof *l);
+		l->name = known[i].name;
+		l->env_path = known[i].env_path;
+		if (load)
+			cudastub_load((cudastub_lib)i);
+		info = cudastub_info((cudastub_lib)i);
+		if (!info) {
+			l->info.name = l->name;
+			l->info.state = CUDASTUB_STATE_NOT_LINKED;
+			l->info.error = "this cudastub command was built without this stub";
+			continue;
+		}
+		l->info = *info;
+		if (!l->info.name)
+			l->info.name = l->name;
+	}
+}
+
+static void info_usage(FILE *out)
+{
+	fputs("Usage: cudastub info [--json]\n"
+	      "\n"
+	      "Loads the library behind every stub this command links, the way the\n"
+	      "first call of a program would, and reports for each: its state, the\n"
+	      "version and path loaded, the search step that found it, the ABI the\n"
+	      "stub was built for, and every candidate the search tried.\n"
+	      "\n"
+	      "  --json      print the report as a JSON object\n"
+	      "  -h, --help  show this help and exit\n",
+	      out);
+}
+
+int cli_info(int argc, char **argv)
+{
+	struct cli_library libs[CUDASTUB_LIB_COUNT];
+	int json = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			info_usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "cudastub info: unknown argument '%s'\n\n", argv[i]);
+			info_usage(stderr);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	cli_collect(libs, 1);
+	if (json)
+		cli_info_json(stdout, libs, CUDASTUB_LIB_COUNT);
+	else
+		cli_info_text(stdout, libs, CUDASTUB_LIB_COUNT);
+	return 0;
+}

@@ -1,0 +1,86 @@
+/*
+ * The info report for people: one table row per library, then for each
+ * linked stub the candidates its search tried, and for a library that did
+ * not load, why and what to set.
+ */
+#include "cli.h"
+#include "table.h"
+
+static void summary_table(FILE *out, const struct cli_library *libs, int count)
+{
+	struct table t;
+
+	table_init(&t, 6);
+	table_row(&t, "LIBRARY", "STATE", "VERSION", "FOUND BY", "STUB ABI", "PATH");
+	for (int i = 0; i < count; i++) {
+		const cudastub_library_info *info = &libs[i].info;
+		int loaded = info->state == CUDASTUB_STATE_LOADED;
+		int linked = info->state != CUDASTUB_STATE_NOT_LINKED;
+		char version[32], abi[32];
+
+		snprintf(version, sizeof version, "%d.%d", info->major, info->minor);
+		snprintf(abi, sizeof abi, "%d.%d", info->abi_major, info->abi_minor);
+		table_row(&t, libs[i].name, cudastub_state_name(info->state),
+			  loaded ? version : NULL,
+			  loaded ? cudastub_source_name(info->source) : NULL, linked ? abi : NULL,
+			  loaded ? info->path : NULL);
+	}
+	table_print(out, &t, "");
+	table_free(&t);
+}
+
+static void attempts_table(FILE *out, const cudastub_library_info *info)
+{
+	struct table t;
+
+	table_init(&t, 4);
+	table_row(&t, "SOURCE", "MAJOR", "PATH", "OUTCOME");
+	for (unsigned i = 0; info->attempts && i < info->attempt_count; i++) {
+		const cudastub_attempt *a = &info->attempts[i];
+		char major[16];
+
+		snprintf(major, sizeof major, "%d", a->major);
+		table_row(&t, cudastub_source_name(a->source), a->major ? major : "any", a->path,
+			  a->outcome);
+	}
+	table_print(out, &t, "  ");
+	table_free(&t);
+}
+
+static void details(FILE *out, const struct cli_library *l)
+{
+	const cudastub_library_info *info = &l->info;
+	int loaded = info->state == CUDASTUB_STATE_LOADED;
+
+	/* path and error can hold any byte a file name can */
+	if (loaded) {
+		fprintf(out, "\n%s: loaded ", l->name);
+		table_put_text(out, info->path);
+	} else {
+		fprintf(out, "\n%s: %s: ", l->name, cudastub_state_name(info->state));
+		table_put_text(out, info->error ? info->error : "no library loaded");
+	}
+	fputc('\n', out);
+	fprintf(out, "  tried %u candidate%s, %lu dlopen call%s\n",
+		info->attempt_count + info->attempts_dropped,
+		info->attempt_count + info->attempts_dropped == 1 ? "" : "s", info->dlopen_calls,
+		info->dlopen_calls == 1 ? "" : "s");
+	if (info->attempt_count)
+		attempts_table(out, info);
+	if (info->attempts_dropped)
+		fprintf(out, "  (%u more not recorded)\n", info->attempts_dropped);
+	if (!loaded)
+		fprintf(out,
+			"  Set %s to the library file or its folder, or CUDASTUB_DEBUG=1 to "
+			"trace the search.\n",
+			l->env_path);
+}
+
+void cli_info_text(FILE *out, const struct cli_library *libs, int count)
+{
+	fprintf(out, "cudastub %s\n\n", CUDASTUB_CLI_VERSION);
+	summary_table(out, libs, count);
+	for (int i = 0; i < count; i++)
+		if (libs[i].info.state != CUDASTUB_STATE_NOT_LINKED)
+			details(out, &libs[i]);
+}
