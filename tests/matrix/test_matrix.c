@@ -92,7 +92,7 @@ static int runtime_path(const struct runtime *r, char *path, size_t size)
 			return 1;
 		}
 		fprintf(stderr, "SKIP: %s is not installed\n", r->file);
-		if (getenv("CI"))
+		if (ts_in_ci())
 			CU_FAIL("the CUDA 13.0 toolkit's libnvrtc is missing in CI");
 		return 0;
 	}
@@ -183,7 +183,7 @@ static void test_cuda12_program_through_the_shim(void)
 		fprintf(stderr, "SKIP: %s is not installed\n", REAL_13);
 		return;
 	}
-	CU_ASSERT_EQUAL_FATAL(ts_run_program(argv, env, &child), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_run_program(argv, env, NULL, &child), 0);
 	CU_ASSERT_EQUAL(child.exit_code, 0);
 	v = ts_value(&child, "stub_marker");
 	CU_ASSERT_STRING_EQUAL(v ? v : "", "1"); /* the shim, not NVIDIA's .so.12 */

@@ -32,13 +32,6 @@ const struct rn_selection rn_selections[RN_SELECTION_COUNT] = {
 	{"13.0 by major", "13.0", 13, NULL, RN_TOOLKIT_NVRTC13, 1, 18},
 };
 
-static int in_ci(void)
-{
-	const char *ci = getenv("CI");
-
-	return ci && (!strcmp(ci, "true") || !strcmp(ci, "1"));
-}
-
 /* A fixture's library folder without reporting a miss (ts_fixture would). */
 static int quiet_libdir(const char *fixture, char *buf, size_t size)
 {
@@ -68,7 +61,7 @@ static int locate(const struct rn_selection *sel, char *file, size_t size)
 	snprintf(file, size, "%s", sel->file);
 	if (access(file, F_OK) == 0)
 		return 1;
-	if (in_ci()) {
+	if (ts_in_ci()) {
 		fprintf(stderr, "FAIL: %s missing (CI=true)\n", file);
 		CU_FAIL("the CUDA 13 toolkit's libnvrtc is missing in CI");
 	} else {

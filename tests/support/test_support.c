@@ -2,8 +2,8 @@
 #include "test_support.h"
 
 #include <CUnit/Basic.h>
-#include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -27,55 +27,50 @@ const char *ts_build_dir(void)
 	return CUDASTUB_TEST_BUILD_DIR;
 }
 
-static int removed_by_default(const char *entry)
+/* Whether entry ("NAME=value") stays out of a child's environment: one of
+ * the variables every child starts without, or one that env sets or removes. */
+static int removed(const char *entry, const char *const *env)
 {
 	static const char *const prefixes[] = {
 		"CUDASTUB_", "CUDA_HOME=", "CUDA_PATH=", "LD_LIBRARY_PATH=", "LD_PRELOAD="};
-	size_t i;
+	size_t name_len = strcspn(entry, "=");
 
-	for (i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+	for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
 		if (!strncmp(entry, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	for (size_t i = 0; env && env[i]; i++)
+		if (strcspn(env[i], "=") == name_len && !strncmp(entry, env[i], name_len))
 			return 1;
 	return 0;
 }
 
-static int same_name(const char *a, const char *b)
-{
-	size_t la = strcspn(a, "="), lb = strcspn(b, "=");
-
-	return la == lb && !strncmp(a, b, la);
-}
-
+/* The child's environment (see ts_run_program); NULL when out of memory. */
 static char **child_environment(const char *const *env)
 {
-	size_t n = 0, i, j, k = 0;
+	size_t n = 0, extra = 0, k = 0;
 	char **out;
 
 	while (environ[n])
 		n++;
-	for (i = 0; env && env[i]; i++)
-		;
-	out = calloc(n + i + 1, sizeof *out);
-	for (j = 0; j < n; j++) {
-		int overridden = 0;
-
-		for (i = 0; env && env[i]; i++)
-			overridden |= same_name(environ[j], env[i]);
-		if (!removed_by_default(environ[j]) && !overridden)
-			out[k++] = environ[j];
-	}
-	for (i = 0; env && env[i]; i++)
+	while (env && env[extra])
+		extra++;
+	out = calloc(n + extra + 1, sizeof *out);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!removed(environ[i], env))
+			out[k++] = environ[i];
+	for (size_t i = 0; i < extra; i++)
 		if (strchr(env[i], '='))
 			out[k++] = (char *)env[i];
-	out[k] = NULL;
 	return out;
 }
 
-/* Reads both pipes to the end without letting either fill up. */
+/* Reads both pipes to their end without letting either fill up. */
 static void drain(int out_fd, int err_fd, struct ts_child *child)
 {
-	size_t used[2] = {0, 0};
 	char *buf[2] = {child->out, child->err};
+	size_t used[2] = {0, 0};
 	struct pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
 	int open_fds = 2;
 
@@ -83,6 +78,7 @@ static void drain(int out_fd, int err_fd, struct ts_child *child)
 		for (int i = 0; i < 2; i++) {
 			char scratch[4096];
 			ssize_t r;
+			size_t room, take;
 
 			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP)))
 				continue;
@@ -93,8 +89,8 @@ static void drain(int out_fd, int err_fd, struct ts_child *child)
 				open_fds--;
 				continue;
 			}
-			size_t room = sizeof child->out - 1 - used[i];
-			size_t take = (size_t)r < room ? (size_t)r : room;
+			room = sizeof child->out - 1 - used[i];
+			take = (size_t)r < room ? (size_t)r : room;
 			memcpy(buf[i] + used[i], scratch, take);
 			used[i] += take;
 		}
@@ -103,30 +99,59 @@ static void drain(int out_fd, int err_fd, struct ts_child *child)
 	child->err[used[1]] = '\0';
 }
 
-int ts_run_program(char *const *argv, const char *const *env, struct ts_child *child)
+/* Starts argv with stdin from stdin_path and stdout, stderr into pipes;
+ * their read ends go in out_fd and err_fd. Returns 0 if it started. */
+static int start(char *const *argv, char **envp, const char *stdin_path, pid_t *pid, int *out_fd,
+		 int *err_fd)
 {
-	int out[2], err[2], status;
 	posix_spawn_file_actions_t actions;
+	int out[2], err[2], rc;
+
+	if (pipe2(out, O_CLOEXEC))
+		return -1;
+	if (pipe2(err, O_CLOEXEC)) {
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 0, stdin_path ? stdin_path : "/dev/null",
+					 O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+	posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+	rc = posix_spawn(pid, argv[0], &actions, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&actions);
+	close(out[1]);
+	close(err[1]);
+	if (rc != 0) {
+		close(out[0]);
+		close(err[0]);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(rc));
+		return -1;
+	}
+	*out_fd = out[0];
+	*err_fd = err[0];
+	return 0;
+}
+
+int ts_run_program(char *const *argv, const char *const *env, const char *stdin_path,
+		   struct ts_child *child)
+{
 	char **envp = child_environment(env);
+	int out_fd, err_fd, status, rc;
 	pid_t pid;
 
 	memset(child, 0, sizeof *child);
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+	child->exit_code = -1;
+	if (!envp)
 		return -1;
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-	posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-	if (posix_spawn(&pid, argv[0], &actions, NULL, argv, envp) != 0) {
-		posix_spawn_file_actions_destroy(&actions);
-		free(envp);
-		return -1;
-	}
-	posix_spawn_file_actions_destroy(&actions);
+	rc = start(argv, envp, stdin_path, &pid, &out_fd, &err_fd);
 	free(envp);
-	close(out[1]);
-	close(err[1]);
-	drain(out[0], err[0], child);
-	waitpid(pid, &status, 0);
+	if (rc != 0)
+		return -1;
+	drain(out_fd, err_fd, child);
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
 	child->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	if (child->exit_code != 0 && getenv("CUDASTUB_TEST_VERBOSE"))
 		fprintf(stderr, "%s exited %d:\n%s\n%s\n", argv[0], child->exit_code, child->out,
@@ -138,7 +163,7 @@ int ts_run_child(const char *scenario, const char *const *env, struct ts_child *
 {
 	char *argv[] = {self_path, "--child", (char *)scenario, NULL};
 
-	return ts_run_program(argv, env, child);
+	return ts_run_program(argv, env, NULL, child);
 }
 
 const char *ts_value(const struct ts_child *child, const char *key)
@@ -165,7 +190,22 @@ const char *ts_value(const struct ts_child *child, const char *key)
 	return NULL;
 }
 
-static int in_ci(void)
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0; /* go on: remove as much as can be removed */
+}
+
+void ts_remove_tree(const char *path)
+{
+	if (path && strstr(path, "cudastub-"))
+		nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int ts_in_ci(void)
 {
 	const char *ci = getenv("CI");
 
@@ -186,7 +226,7 @@ const char *ts_fixture(const char *name)
 	snprintf(stamp, sizeof stamp, "%s/.stamp", path);
 	if (access(stamp, F_OK) == 0)
 		return path;
-	if (in_ci()) {
+	if (ts_in_ci()) {
 		fprintf(stderr, "FAIL: fixture %s missing at %s (CI=true)\n", name, path);
 		CU_FAIL("real-library fixture missing in CI; tests/fixtures/fetch.sh must run "
 			"first");

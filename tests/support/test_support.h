@@ -35,16 +35,18 @@ struct ts_child {
 };
 
 /*
- * Runs this binary as `--child scenario`. env is a NULL-terminated list of
- * "NAME=value" to set and "NAME" to remove, applied to a copy of the
- * current environment from which every CUDASTUB_*, CUDA_HOME, CUDA_PATH
- * and LD_LIBRARY_PATH has been removed first, so children start clean.
- * Returns 0 if the child ran.
+ * Runs argv[0] (a path) with argv. The environment is this process's, less
+ * every CUDASTUB_*, CUDA_HOME, CUDA_PATH, LD_LIBRARY_PATH and LD_PRELOAD,
+ * so children start clean, then changed by env: "NAME=value" sets, "NAME"
+ * removes (NULL-terminated; may be NULL). stdin reads stdin_path, or
+ * /dev/null when NULL. Returns 0 if the program ran. With
+ * CUDASTUB_TEST_VERBOSE set, a non-zero exit prints the program's output.
  */
-int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
+int ts_run_program(char *const *argv, const char *const *env, const char *stdin_path,
+		   struct ts_child *child);
 
-/* Runs another program (argv[0] a path) the same way. */
-int ts_run_program(char *const *argv, const char *const *env, struct ts_child *child);
+/* Runs this binary as `--child scenario` the same way, stdin /dev/null. */
+int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
 
 /* The value of key in a child's key=value output, or NULL. Static buffer. */
 const char *ts_value(const struct ts_child *child, const char *key);
@@ -59,6 +61,13 @@ const char *ts_fixture(const char *name);
 
 /* "<fixture>/usr/lib/x86_64-linux-gnu", in a static buffer per call site. */
 const char *ts_fixture_libdir(const char *name, char *buf, size_t size);
+
+/* True under CI=true or CI=1: a missing prerequisite fails, not skips. */
+int ts_in_ci(void);
+
+/* Removes a folder tree made by a test. As a guard against removing
+ * anything else, only a path containing "cudastub-" is touched. */
+void ts_remove_tree(const char *path);
 
 /* The folder holding the test's build outputs (fakes, stubs). */
 const char *ts_build_dir(void);

@@ -30,7 +30,7 @@ static int suite_init(void)
 
 static int suite_clean(void)
 {
-	uc_rmtree(tree);
+	ts_remove_tree(tree);
 	return 0;
 }
 

@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,21 +120,6 @@ int uc_copy(const char *from, const char *to)
 int uc_link(const char *from, const char *to)
 {
 	return symlink(from, to);
-}
-
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-void uc_rmtree(const char *path)
-{
-	if (path && strstr(path, "cudastub-unit-"))
-		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 long uc_long(const struct ts_child *child, const char *key)

@@ -38,12 +38,12 @@ const char *uc_fake_file_name(const char *variant);
 const char *uc_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Temporary trees. uc_tmpdir makes a fresh mkdtemp() folder in buf and
- * returns buf, or NULL. uc_fmt's buffers are reused: keep paths in arrays. */
+ * returns buf, or NULL; ts_remove_tree removes it. uc_fmt's buffers are
+ * reused: keep paths in arrays. */
 const char *uc_tmpdir(char *buf, size_t size);
 int uc_mkdirs(const char *path);	       /* mkdir -p */
 int uc_copy(const char *from, const char *to); /* copies bytes, mode 0755 */
 int uc_link(const char *from, const char *to); /* symlink to from */
-void uc_rmtree(const char *path);
 
 /* Integer value of key, or -999 when missing. */
 long uc_long(const struct ts_child *child, const char *key);

@@ -1,0 +1,72 @@
+/* Helpers shared by the cudastub command's suites. */
+#include "cli_run.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_run(const char *cli, const char *const *args, const char *const *env, struct ts_child *out)
+{
+	char *argv[16] = {(char *)cli};
+	size_t n = 1;
+
+	while (args && args[n - 1] && n < sizeof argv / sizeof *argv - 1) {
+		argv[n] = (char *)args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	return ts_run_program(argv, env, NULL, out);
+}
+
+struct jv *cli_info_json_at(const char *cli, const char *const *env, struct ts_child *out)
+{
+	static const char *const args[] = {"info", "--json", NULL};
+	struct jv *doc;
+
+	CU_ASSERT_EQUAL_FATAL(cli_run(cli, args, env, out), 0);
+	if (out->exit_code != 0)
+		fprintf(stderr, "cudastub info --json exited %d:\n%s\n%s\n", out->exit_code,
+			out->out, out->err);
+	CU_ASSERT_EQUAL_FATAL(out->exit_code, 0);
+	CU_ASSERT_EQUAL(e2e_json_tool(out->out), 0);
+	doc = jv_parse(out->out);
+	if (!doc)
+		fprintf(stderr, "not JSON:\n%s\n", out->out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	return doc;
+}
+
+const char *cli_real_nvrtc(void)
+{
+	if (access(E2E_REAL_NVRTC, R_OK) == 0)
+		return E2E_REAL_NVRTC;
+	if (ts_in_ci()) {
+		fprintf(stderr, "FAIL: %s missing (CI=true)\n", E2E_REAL_NVRTC);
+		CU_FAIL("the CUDA 13 toolkit's libnvrtc is missing in CI");
+	} else {
+		fprintf(stderr, "SKIP: %s missing; install the CUDA 13 toolkit\n", E2E_REAL_NVRTC);
+	}
+	return NULL;
+}
+
+const char *cli_raw_entry(const char *json, const char *name)
+{
+	static char entry[16384];
+	char key[128];
+	const char *start, *end;
+	size_t len;
+
+	entry[0] = '\0';
+	snprintf(key, sizeof key, "\"name\": \"%s\"", name);
+	start = strstr(json, key);
+	if (!start)
+		return entry;
+	end = strstr(start + 1, "\"name\": ");
+	len = end ? (size_t)(end - start) : strlen(start);
+	if (len >= sizeof entry)
+		len = sizeof entry - 1;
+	memcpy(entry, start, len);
+	entry[len] = '\0';
+	return entry;
+}

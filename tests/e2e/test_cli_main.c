@@ -1,0 +1,16 @@
+/* e2e_cli: the cudastub command, run as a program. */
+#include "cli_suites.h"
+#include "test_support.h"
+
+static void register_suites(void)
+{
+	register_cli_usage();
+	register_cli_info();
+	register_cli_escaping();
+	register_cli_install();
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, NULL, register_suites);
+}

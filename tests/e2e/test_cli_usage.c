@@ -1,0 +1,75 @@
+/* cudastub --help, --version, and what a usage error does. */
+#include <string.h>
+
+#include "cli_run.h"
+#include "cli_suites.h"
+
+static struct ts_child out;
+
+static void test_help(void)
+{
+	static const char *const args[] = {"--help", NULL};
+
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, NULL, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "Usage: cudastub <command>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "  info "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "CUDASTUB_<LIB>_PATH"));
+	CU_ASSERT_STRING_EQUAL(out.err, "");
+}
+
+static void test_info_help(void)
+{
+	static const char *const args[] = {"info", "--help", NULL};
+
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, NULL, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "Usage: cudastub info [--json]"));
+}
+
+static void test_version(void)
+{
+	static const char *const args[] = {"--version", NULL};
+	static const char first_line[] = "cudastub " E2E_PROJECT_VERSION "\n";
+	char abi[64];
+
+	snprintf(abi, sizeof abi, "nvrtc stub: built for CUDA %d.%d\n", E2E_ABI_MAJOR,
+		 E2E_ABI_MINOR);
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, NULL, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	CU_ASSERT_EQUAL(strncmp(out.out, first_line, strlen(first_line)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, abi));
+}
+
+/* Each is a usage error: exit 2, the usage on stderr, nothing on stdout. */
+static void expect_usage_error(const char *const *args, const char *message)
+{
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, NULL, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 2);
+	CU_ASSERT_STRING_EQUAL(out.out, "");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, message));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "Usage: cudastub"));
+}
+
+static void test_usage_errors(void)
+{
+	static const char *const none[] = {NULL};
+	static const char *const command[] = {"frobnicate", NULL};
+	static const char *const option[] = {"--frobnicate", NULL};
+	static const char *const info_option[] = {"info", "--yaml", NULL};
+
+	expect_usage_error(none, "no command given");
+	expect_usage_error(command, "unknown command 'frobnicate'");
+	expect_usage_error(option, "unknown option '--frobnicate'");
+	expect_usage_error(info_option, "cudastub info: unknown argument '--yaml'");
+}
+
+void register_cli_usage(void)
+{
+	CU_pSuite s = CU_add_suite("cli_usage", NULL, NULL);
+
+	CU_add_test(s, "--help prints the usage, exit 0", test_help);
+	CU_add_test(s, "info --help prints the info usage", test_info_help);
+	CU_add_test(s, "--version names the version and the stub ABIs", test_version);
+	CU_add_test(s, "usage errors exit 2 with the usage on stderr", test_usage_errors);
+}
