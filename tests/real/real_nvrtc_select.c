@@ -61,12 +61,10 @@ static int locate(const struct rn_selection *sel, char *file, size_t size)
 	snprintf(file, size, "%s", sel->file);
 	if (access(file, F_OK) == 0)
 		return 1;
-	if (ts_in_ci()) {
-		fprintf(stderr, "FAIL: %s missing (CI=true)\n", file);
-		CU_FAIL("the CUDA 13 toolkit's libnvrtc is missing in CI");
-	} else {
-		fprintf(stderr, "SKIP: %s missing; install the CUDA 13 toolkit\n", file);
-	}
+	char why[PATH_MAX + 64];
+
+	snprintf(why, sizeof why, "%s missing; install the CUDA 13 toolkit", file);
+	ts_unavailable(why);
 	return 0;
 }
 

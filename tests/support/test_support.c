@@ -212,12 +212,22 @@ int ts_in_ci(void)
 	return ci && (!strcmp(ci, "true") || !strcmp(ci, "1"));
 }
 
+void ts_unavailable(const char *why)
+{
+	if (ts_in_ci()) {
+		fprintf(stderr, "FAIL: %s (CI=true)\n", why);
+		CU_assertImplementation(CU_FALSE, __LINE__, why, __FILE__, "", CU_FALSE);
+	} else {
+		fprintf(stderr, "SKIP: %s\n", why);
+	}
+}
+
 const char *ts_fixture(const char *name)
 {
 	static char paths[8][4096];
 	static int next;
 	const char *root = getenv("CUDASTUB_FIXTURES");
-	char stamp[4096];
+	char stamp[4096], why[4200];
 	char *path = paths[next++ % 8];
 
 	if (!root || !*root)
@@ -226,15 +236,9 @@ const char *ts_fixture(const char *name)
 	snprintf(stamp, sizeof stamp, "%s/.stamp", path);
 	if (access(stamp, F_OK) == 0)
 		return path;
-	if (ts_in_ci()) {
-		fprintf(stderr, "FAIL: fixture %s missing at %s (CI=true)\n", name, path);
-		CU_FAIL("real-library fixture missing in CI; tests/fixtures/fetch.sh must run "
-			"first");
-	} else {
-		fprintf(stderr,
-			"SKIP: fixture %s missing at %s; run tests/fixtures/fetch.sh to fetch it\n",
-			name, path);
-	}
+	snprintf(why, sizeof why,
+		 "fixture %s missing at %s; run tests/fixtures/fetch.sh to fetch it", name, path);
+	ts_unavailable(why);
 	return NULL;
 }
 

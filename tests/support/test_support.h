@@ -59,6 +59,13 @@ const char *ts_value(const struct ts_child *child, const char *key);
  */
 const char *ts_fixture(const char *name);
 
+/*
+ * Something a test needs is not on this machine (why says what, and what
+ * to install or run). In CI (CI=true) that is a CUnit failure; elsewhere a
+ * clearly printed SKIP line. The test should return after calling this.
+ */
+void ts_unavailable(const char *why);
+
 /* "<fixture>/usr/lib/x86_64-linux-gnu", in a static buffer per call site. */
 const char *ts_fixture_libdir(const char *name, char *buf, size_t size);
 
