@@ -74,6 +74,11 @@ typedef struct cudastub_library_info {
 	unsigned long dlopen_calls;
 	/* times the search ran; 1 once anything has needed the library */
 	unsigned long search_runs;
+	/* cudart only: the CUDA version the driver (libcuda.so.1) supports,
+	 * as cuDriverGetVersion gives it (12040), or 0 when there is none */
+	int driver_version;
+	/* why this major was preferred, or NULL when nothing was preferred */
+	const char *choice;
 } cudastub_library_info;
 
 /*

@@ -42,8 +42,9 @@ struct cudastub_soname {
 /* Why a function is not forwarded; indexes cudastub_library.codes. */
 enum cudastub_unavailable {
 	CUDASTUB_UNAVAILABLE_LIBRARY = 0,  /* no library loaded */
-	CUDASTUB_UNAVAILABLE_FUNCTION = 1, /* loaded library lacks it */
+	CUDASTUB_UNAVAILABLE_FUNCTION = 1, /* loaded library, older, lacks it */
 	CUDASTUB_UNAVAILABLE_ABI = 2,	   /* same name, different ABI */
+	CUDASTUB_UNAVAILABLE_REMOVED = 3,  /* loaded library, newer, dropped it */
 	CUDASTUB_UNAVAILABLE_COUNT
 };
 
@@ -77,8 +78,14 @@ struct cudastub_library {
 	const struct cudastub_soname *sonames;
 	/* pip wheel folders relative to an ancestor of the stub; NULL-ended */
 	const char *const *wheel_dirs;
-	/* Reads the version of a candidate; returns 0 when it is one. */
-	int (*probe_version)(void *handle, int *major, int *minor);
+	/* Reads the version of a candidate (path as opened); returns 0 when
+	 * the candidate is this library. */
+	int (*probe_version)(void *handle, const char *path, int *major, int *minor);
+	/* Optional: majors to search before the others (a mask of
+	 * CUDASTUB_MAJOR_BIT), or 0 for no preference; may fill
+	 * info.driver_version and info.choice. Not used under a pin or an
+	 * override. */
+	uint32_t (*preferred_majors)(struct cudastub_library *lib);
 	/* Optional: a reason to skip a candidate that opened, or NULL. */
 	const char *(*reject)(void *handle);
 	/* Optional: printf format, given major and minor, of a library the
@@ -97,6 +104,8 @@ struct cudastub_library {
 	int debug; /* CUDASTUB_DEBUG=1 */
 	cudastub_library_info info;
 	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
+	/* majors the current search pass may load (see loader_search.c) */
+	uint32_t pass_majors;
 	/* for error strings: what failed, what was tried, what to set */
 	const char *summary;
 	char arena[CUDASTUB_ARENA_SIZE];

@@ -26,6 +26,8 @@ enum cudastub_unavailable cudastub_loader_why_unavailable(struct cudastub_librar
 		return CUDASTUB_UNAVAILABLE_LIBRARY;
 	if (fn->other_abi & loaded_major_bit(lib))
 		return CUDASTUB_UNAVAILABLE_ABI;
+	if (lib->info.major > lib->abi_major)
+		return CUDASTUB_UNAVAILABLE_REMOVED;
 	return CUDASTUB_UNAVAILABLE_FUNCTION;
 }
 
@@ -48,10 +50,11 @@ void *cudastub_loader_bind(struct cudastub_library *lib, const struct cudastub_f
 	if (!(fn->same_abi & bit) && !(fn->if_present & bit)) {
 		enum cudastub_unavailable why = cudastub_loader_why_unavailable(lib, fn);
 
-		cudastub_log_debug(lib, "%s: %s in CUDA %d, returns %d", fn->name,
-				   why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI"
-								   : "not present",
-				   lib->info.major, lib->codes[why]);
+		cudastub_log_debug(
+			lib,
+			"%s: %s in CUDA %d: not forwarded (code %d unless an adapter stands in)",
+			fn->name, why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI" : "not present",
+			lib->info.major, lib->codes[why]);
 		return NULL;
 	}
 	sym = dlsym(lib->handle, fn->name);

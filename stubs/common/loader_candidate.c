@@ -145,7 +145,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 		cudastub_log_attempt(lib, source, major, path, why);
 		return CUDASTUB_TRY_REJECTED;
 	}
-	if (lib->probe_version(handle, &have_major, &have_minor) != 0) {
+	if (lib->probe_version(handle, path, &have_major, &have_minor) != 0) {
 		cudastub_log_attempt(lib, source, major, path, "skipped: its version query failed");
 		return CUDASTUB_TRY_REJECTED;
 	}

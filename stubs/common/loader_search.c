@@ -57,7 +57,9 @@ static int major_wanted(struct cudastub_library *lib, int major)
 {
 	const char *pin = secure_getenv(lib->env_major);
 
-	return !(pin && *pin) || atoi(pin) == major;
+	if (pin && *pin)
+		return atoi(pin) == major;
+	return (lib->pass_majors & CUDASTUB_MAJOR_BIT(major)) != 0;
 }
 
 /* Tries each wanted SONAME inside one folder, newest first. */
@@ -264,20 +266,47 @@ static int step_loader_search(struct cudastub_library *lib, const struct cudastu
 	return 0;
 }
 
+/* Steps 2 to 6, for the majors in lib->pass_majors. */
+static int search_steps(struct cudastub_library *lib, const struct cudastub_self *self)
+{
+	if (step_already_loaded(lib, self) || step_pip_wheels(lib, self) ||
+	    step_cuda_home(lib, self) || step_loader_search(lib, self))
+		return 1;
+	cudastub_log_debug(lib, "step 6: %s", STANDARD_PREFIX);
+	return try_toolkit(lib, self, CUDASTUB_SOURCE_STANDARD_PREFIX, STANDARD_PREFIX);
+}
+
+/*
+ * Without a pin or an override, a library may prefer some majors (cudart:
+ * those the installed driver can run). The steps then run twice: first for
+ * the preferred majors, then, only if none was found, for the rest, since
+ * a runtime the driver is too old for still answers better than none.
+ */
 cudastub_state cudastub_search(struct cudastub_library *lib)
 {
 	struct cudastub_self self;
 	const char *override = secure_getenv(lib->env_path);
+	const char *pin = secure_getenv(lib->env_major);
+	uint32_t all = 0, preferred = 0;
+	const struct cudastub_soname *s;
 	char msg[256];
 
 	cudastub_self_identify(&self);
+	for (s = lib->sonames; s->soname; s++)
+		all |= CUDASTUB_MAJOR_BIT(s->major);
+	lib->pass_majors = all;
 	if (override && *override)
 		return step_override(lib, &self, override);
-	if (step_already_loaded(lib, &self) || step_pip_wheels(lib, &self) ||
-	    step_cuda_home(lib, &self) || step_loader_search(lib, &self))
-		return CUDASTUB_STATE_LOADED;
-	cudastub_log_debug(lib, "step 6: %s", STANDARD_PREFIX);
-	if (try_toolkit(lib, &self, CUDASTUB_SOURCE_STANDARD_PREFIX, STANDARD_PREFIX))
+	if (!(pin && *pin) && lib->preferred_majors)
+		preferred = lib->preferred_majors(lib) & all;
+	if (preferred && preferred != all) {
+		lib->pass_majors = preferred;
+		if (search_steps(lib, &self))
+			return CUDASTUB_STATE_LOADED;
+		cudastub_log_debug(lib, "no preferred major found; trying the others");
+		lib->pass_majors = all & ~preferred;
+	}
+	if (search_steps(lib, &self))
 		return CUDASTUB_STATE_LOADED;
 	snprintf(msg, sizeof msg, "no usable %s library was found", lib->family);
 	lib->info.error = cudastub_log_keep(lib, msg);

@@ -26,10 +26,11 @@ static const char *const nvrtc_wheel_dirs[] = {
 	NULL,
 };
 
-static int nvrtc_probe_version(void *handle, int *major, int *minor)
+static int nvrtc_probe_version(void *handle, const char *path, int *major, int *minor)
 {
 	nvrtcResult (*version)(int *, int *);
 
+	(void)path;
 	*(void **)&version = dlsym(handle, "nvrtcVersion");
 	return version && version(major, minor) == NVRTC_SUCCESS ? 0 : -1;
 }
@@ -48,6 +49,7 @@ struct cudastub_library cudastub_nvrtc_library = {
 			[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDASTUB_NVRTC_ERROR_STUB_LIBRARY,
 			[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDASTUB_NVRTC_ERROR_NOT_FOUND,
 			[CUDASTUB_UNAVAILABLE_ABI] = CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED,
+			[CUDASTUB_UNAVAILABLE_REMOVED] = CUDASTUB_NVRTC_ERROR_NOT_FOUND,
 		},
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,

@@ -108,27 +108,40 @@ def _param_decl(type_spelling, name):
     return "%s%s%s" % (type_spelling, sep, name)
 
 
-def extract(header, include_dirs, own_files, result_enum=None, defines=()):
-    """Parses header as C and returns the AbiRecords of the functions
-    declared in own_files (base names), and the values of result_enum."""
+def _parse(headers, include_dirs, defines):
+    src = "".join("#include <%s>\n" % h for h in headers)
     args = ["-x", "c", "-std=c11"] + ["-I" + d for d in include_dirs]
     args += ["-D" + d for d in defines]
-    index = ci.Index.create()
-    tu = index.parse(header, args=args)
+    tu = ci.Index.create().parse("cudastub_abi.c", args=args, unsaved_files=[("cudastub_abi.c", src)])
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
-        raise SystemExit("libclang could not parse %s:\n  %s" % (header, "\n  ".join(str(e) for e in errors)))
-    rec = AbiRecords()
+        raise SystemExit("libclang could not parse %s:\n  %s" % (", ".join(headers), "\n  ".join(str(e) for e in errors)))
+    return tu
+
+
+def _collect(tu, rec, own_files, result_enum, only_new=False):
     for cur in tu.cursor.get_children():
         loc = cur.location.file
-        if loc is None or loc.name.rsplit("/", 1)[-1] not in own_files:
-            continue
-        if cur.kind == ci.CursorKind.FUNCTION_DECL:
-            rec.add_function(cur)
-        elif result_enum and cur.kind == ci.CursorKind.TYPEDEF_DECL and cur.spelling == result_enum:
+        base = loc.name.rsplit("/", 1)[-1] if loc else None
+        if cur.kind == ci.CursorKind.FUNCTION_DECL and base in own_files:
+            if not (only_new and cur.spelling in rec.functions):
+                rec.add_function(cur)
+        elif result_enum and not rec.enums and cur.kind == ci.CursorKind.TYPEDEF_DECL and cur.spelling == result_enum:
             enum = cur.underlying_typedef_type.get_declaration()
             if enum.kind == ci.CursorKind.ENUM_DECL:
                 rec.add_enum(enum, result_enum)
-        elif result_enum and cur.kind == ci.CursorKind.ENUM_DECL and cur.spelling == result_enum:
-            rec.add_enum(cur, result_enum)
+
+
+def extract(headers, include_dirs, result_enum=None, ptds=False):
+    """Parses headers as C and returns the AbiRecords of the functions they
+    declare themselves (not those of headers they include), and the values
+    of result_enum wherever it is defined. With ptds, parses a second time
+    with CUDA_API_PER_THREAD_DEFAULT_STREAM=1 and adds the _ptds/_ptsz
+    names that the headers' macros then declare."""
+    own_files = {h.rsplit("/", 1)[-1] for h in headers}
+    rec = AbiRecords()
+    _collect(_parse(headers, include_dirs, ()), rec, own_files, result_enum)
+    if ptds:
+        _collect(_parse(headers, include_dirs, ("CUDA_API_PER_THREAD_DEFAULT_STREAM=1",)), rec,
+                 own_files, None, only_new=True)
     return rec

@@ -60,8 +60,6 @@ def emit(spec, abi, rows, names, header_note):
     out.append("#include <stddef.h>")
     out.append("#include <string.h>")
     out.append("")
-    out.append("#include <%s>" % spec.header)
-    out.append("")
     out.append('#include "%s_stub.h"' % lib)
     out.append("")
     order = sorted(abi.functions)
@@ -82,7 +80,8 @@ def emit(spec, abi, rows, names, header_note):
         typ = "%s_fn" % n
         out.append("")
         out.append("/* %s */" % n)
-        out.append("typedef %s (*%s)(%s);" % (ret, typ, params))
+        if n not in spec.adapters:  # adapters' types are in the header
+            out.append("typedef %s (*%s)(%s);" % (ret, typ, params))
         out.append("static %s %s_resolve(%s);" % (ret, n, params))
         out.append("static _Atomic(%s) %s_slot = %s_resolve;" % (typ, n, n))
         load = "atomic_load_explicit(&%s_slot, memory_order_acquire)(%s)" % (n, call)
@@ -107,6 +106,9 @@ def emit(spec, abi, rows, names, header_note):
         out.append("\t%s fn = (%s)cudastub_loader_bind(&cudastub_%s_library," % (typ, typ, lib))
         out.append("\t\t\t\t\t\t&cudastub_%s_functions[F_%s]);" % (lib, n))
         out.append("")
+        if n in spec.adapters:
+            out.append("\tif (!fn)")
+            out.append("\t\tfn = cudastub_%s_adapt_%s();" % (lib, n))
         out.append("\tif (!fn)")
         out.append("\t\tfn = %s;" % fallback)
         out.append("\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n)
@@ -157,7 +159,144 @@ def emit_declarations(spec, abi, header_note):
             out.append("%s cudastub_%s_forward_%s(%s);" % (ret, lib, n, params))
         if n in spec.custom_fallback:
             out.append("%s cudastub_%s_fallback_%s(%s);" % (ret, lib, n, params))
+        if n in spec.adapters:
+            out.append("typedef %s (*%s_fn)(%s);" % (ret, n, params))
+            out.append("/* The stand-in for the loaded major, or NULL: stubs/%s/adapt_*.c */" % lib)
+            out.append("%s_fn cudastub_%s_adapt_%s(void);" % (n, lib, n))
     out.append("")
     out.append("#endif")
     out.append("")
     return "\n".join(out)
+
+
+_SAVED = ["rdi", "rsi", "rdx", "rcx", "r8", "r9", "rax", "r10"]
+
+
+def emit_opaque(spec, names, rows, header_note):
+    """Forwarders for exports no header declares. With no prototype there is
+    nothing C can say about the arguments, so the exported symbol is one
+    `jmp *slot(%rip)`, and the slot starts at a resolver that saves every
+    argument register (integer, vector and %al for variadic callers), asks
+    the loader, restores them and jumps. x86-64 only; elsewhere these few
+    names are not exported."""
+    lib = spec.library
+    pre = "cudastub_%s_opaque" % lib
+    out = [header_note, ""]
+    out.append("#define _GNU_SOURCE")
+    out.append("#include <stdatomic.h>")
+    out.append("")
+    out.append('#include "%s_stub.h"' % lib)
+    out.append("")
+    out.append("#if defined(__x86_64__)")
+    out.append("")
+    out.append("static const struct cudastub_function opaque_rows[] = {")
+    for n in names:
+        same, later, other = rows[n]
+        out.append("\t{ \"%s\", %s, %s, %s }," % (n, _mask(same), _mask(later), _mask(other)))
+    out.append("};")
+    out.append("")
+    for i, n in enumerate(names):
+        out.append("extern char %s_resolve_%d[] CUDASTUB_HIDDEN;" % (pre, i))
+    out.append("")
+    out.append("CUDASTUB_HIDDEN _Atomic(void *) %s_slots[] = {" % pre)
+    for i, n in enumerate(names):
+        out.append("\t%s_resolve_%d, /* %s */" % (pre, i, n))
+    out.append("};")
+    out.append("")
+    out.append("/* Returns as every stub function does when it cannot forward. */")
+    out.append("static int opaque_unavailable(void)")
+    out.append("{")
+    out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[0]);" % lib)
+    out.append("}")
+    out.append("")
+    out.append("CUDASTUB_HIDDEN void *%s_bind(unsigned i);" % pre)
+    out.append("void *%s_bind(unsigned i)" % pre)
+    out.append("{")
+    out.append("\tvoid *fn = cudastub_loader_bind(&cudastub_%s_library, &opaque_rows[i]);" % lib)
+    out.append("")
+    out.append("\tif (!fn)")
+    out.append("\t\tfn = (void *)opaque_unavailable;")
+    out.append("\tatomic_store_explicit(&%s_slots[i], fn, memory_order_release);" % pre)
+    out.append("\treturn fn;")
+    out.append("}")
+    out.append("")
+    asm = ["\t.text"]
+    for i, n in enumerate(names):
+        asm += ["\t.p2align 4", "\t.globl %s" % n, "\t.type %s, @function" % n, "%s:" % n,
+                "\tjmp *%s_slots+%d(%%rip)" % (pre, 8 * i), "\t.size %s, .-%s" % (n, n),
+                "\t.p2align 4", "\t.hidden %s_resolve_%d" % (pre, i),
+                "\t.type %s_resolve_%d, @function" % (pre, i), "%s_resolve_%d:" % (pre, i),
+                "\tmov $%d, %%r11d" % i, "\tjmp %s_resolve" % pre]
+    # entry: %rsp is 8 mod 16; rbp + 8 pushes + 128 bytes keep the call aligned
+    asm += ["\t.p2align 4", "\t.type %s_resolve, @function" % pre, "%s_resolve:" % pre,
+            "\tpush %rbp", "\tmov %rsp, %rbp"]
+    asm += ["\tpush %%%s" % r for r in _SAVED]
+    asm += ["\tsub $128, %rsp"]
+    asm += ["\tmovdqu %%xmm%d, %d(%%rsp)" % (k, 16 * k) for k in range(8)]
+    asm += ["\tmov %r11d, %edi", "\tcall %s_bind" % pre, "\tmov %rax, %r11"]
+    asm += ["\tmovdqu %d(%%rsp), %%xmm%d" % (16 * k, k) for k in range(8)]
+    asm += ["\tadd $128, %rsp"]
+    asm += ["\tpop %%%s" % r for r in reversed(_SAVED)]
+    asm += ["\tpop %rbp", "\tjmp *%r11"]
+    out.append("__asm__(")
+    for line in asm:
+        out.append("\t\"%s\\n\"" % line)
+    out.append(");")
+    out.append("")
+    out.append("#endif /* __x86_64__ */")
+    out.append("")
+    return "\n".join(out)
+
+
+def _macro(s):
+    return re.sub(r"[^A-Za-z0-9_]", "_", s)
+
+
+def emit_layouts(abis, build, header_note):
+    """Sizes and field offsets, in every recorded major, of each struct whose
+    layout differs between majors: what the hand-written adapters'
+    per-major structs are checked against (_Static_assert)."""
+    lib_guard = "CUDASTUB_LAYOUTS_H"
+    out = [header_note, "#ifndef %s" % lib_guard, "#define %s" % lib_guard, ""]
+    names = sorted({s for a in abis for s in a.structs})
+    for name in names:
+        layouts = {a.major: tuple(a.structs[name]) for a in abis if name in a.structs}
+        if len(set(layouts.values())) < 2:
+            continue
+        base = _macro(name.replace("struct ", "").replace("union ", ""))
+        for major, layout in sorted(layouts.items()):
+            size = layout[0]
+            if size == "opaque":
+                continue
+            out.append("#define CUDASTUB_LAYOUT_%s_%d_SIZE %s" % (base, major, size))
+            for off, _type, field in layout[1:]:
+                if field and int(off) >= 0:
+                    out.append("#define CUDASTUB_LAYOUT_%s_%d_%s %s" % (base, major, field, off))
+        out.append("")
+    out.append("#endif")
+    out.append("")
+    return "\n".join(out)
+
+
+def emit_gating_table(rows, adapters, majors, header_note):
+    """One line per function that some recorded major cannot take as is:
+    what the stub does there. README.md's table is checked against it."""
+    out = ["# " + header_note[3:-3],
+           "# function\t" + "\t".join("cuda-%d" % m for m in majors)]
+    for name in sorted(rows):
+        same, later, other = rows[name]
+        cells = []
+        for m in majors:
+            if m in same:
+                cells.append("forward")
+            elif m in later:
+                cells.append("forward-if-present")
+            elif name in adapters:
+                cells.append("adapter")
+            elif m in other:
+                cells.append("abi-differs")
+            else:
+                cells.append("absent")
+        if any(c != "forward" for c in cells):
+            out.append("%s\t%s" % (name, "\t".join(cells)))
+    return "\n".join(out) + "\n"

@@ -31,9 +31,16 @@ class Abi:
                     self.enums.append((cols[2], int(cols[3])))
 
     def identity(self, name):
-        """What must be equal for two majors to share name's ABI."""
+        """What must be equal for two majors to share name's ABI: the
+        canonical prototype, and the size, offsets and field types of every
+        struct it reaches. Field names are left out: a renamed field (a
+        reserved one given a use) moves no byte."""
         fn = self.functions[name]
-        return (fn["abi"], tuple((u, tuple(self.structs.get(u, ()))) for u in fn["uses"]))
+        return (fn["abi"], tuple((u, self.layout(u)) for u in fn["uses"]))
+
+    def layout(self, struct):
+        rec = self.structs.get(struct, ())
+        return tuple(rec[:1]) + tuple((off, typ) for off, typ, _name in rec[1:])
 
 
 def load_abis(abi_dir, lib):
@@ -57,7 +64,12 @@ class Spec:
     """A stub's description: which header, which names need a human.
 
       library NAME            prefix of everything generated
-      header FILE             the header to parse, within the include dir
+      header FILE...          the headers to parse (may repeat); the first
+                              is the library's own
+      include DIR...          repository folders to parse with (shims)
+      ptds yes|no             also declare the per-thread-stream variants
+      adapter NAME...         a hand-written adapter may stand in when the
+                              loaded major's ABI differs (see emit_c.py)
       result TYPE             the error enum the functions return
       handwritten NAME ...    exported wrapper written by hand
       custom_fallback NAME... fallback written by hand (probe outputs, strings)
@@ -65,18 +77,24 @@ class Spec:
     """
 
     def __init__(self, path):
-        self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"]}
+        self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
+                       "adapter": [], "header": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
                 if line:
                     key, rest = line[0], line[1:]
-                    if key in ("handwritten", "custom_fallback"):
+                    if key in ("handwritten", "custom_fallback", "adapter", "header"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
         self.library = self.values["library"][0]
-        self.header = self.values["header"][0]
+        self.headers = self.values["header"]
+        self.header = self.headers[0]
+        # folders of the repository to parse with, before the CUDA headers
+        self.includes = self.values.get("include", [])
+        self.ptds = self.values.get("ptds", ["no"])[0] == "yes"
+        self.adapters = set(self.values.get("adapter", []))
         self.result = self.values["result"][0]
         self.handwritten = set(self.values["handwritten"])
         self.custom_fallback = set(self.values["custom_fallback"])

@@ -39,26 +39,31 @@ declare -A libdir=(
   [12.4]=$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu
   [13.0]=$toolkit/lib64
 )
-declare -A nvrtc_soname=([11.8]=libnvrtc.so.11.2 [12.4]=libnvrtc.so.12 [13.0]=libnvrtc.so.13)
+# library -> the real file name of each version
+declare -A soname=(
+  [nvrtc-11.8]=libnvrtc.so.11.2 [nvrtc-12.4]=libnvrtc.so.12 [nvrtc-13.0]=libnvrtc.so.13
+  [cudart-11.8]=libcudart.so.11.0 [cudart-12.4]=libcudart.so.12 [cudart-13.0]=libcudart.so.13
+)
+libraries=(nvrtc cudart)
 
 # The version a header folder really holds, from cuda.h: 13.0 -> 13000.
 cuda_version() { awk '/^#define CUDA_VERSION / { print $3 }' "$1/cuda.h" 2>/dev/null; }
 
-for v in 11.8 12.4 13.0; do
-  want=$((${v%.*} * 1000 + ${v#*.} * 10))
-  if [ -f "${include[$v]}/nvrtc.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
-    $gen abi --spec "$src/tools/gen_stubs/specs/nvrtc.spec" -I "${include[$v]}" \
-      --version "$v" -o "$data/abi/nvrtc-$v.abi"
-  else
-    echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; nvrtc-$v.abi kept as committed" >&2
-  fi
-  lib=${libdir[$v]}/${nvrtc_soname[$v]}
-  if [ -f "$lib" ]; then
-    $gen exports "$lib" --soname "${nvrtc_soname[$v]}" -o "$data/exports/libnvrtc-$v.exports"
-  else
-    echo "regenerate.sh: no $lib; libnvrtc-$v.exports kept as committed" >&2
-  fi
+for lib in "${libraries[@]}"; do
+  spec=$src/tools/gen_stubs/specs/$lib.spec
+  for v in 11.8 12.4 13.0; do
+    want=$((${v%.*} * 1000 + ${v#*.} * 10))
+    if [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
+      $gen abi --spec "$spec" -I "${include[$v]}" --version "$v" -o "$data/abi/$lib-$v.abi"
+    else
+      echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
+    fi
+    name=${soname[$lib-$v]}
+    if [ -f "${libdir[$v]}/$name" ]; then
+      $gen exports "${libdir[$v]}/$name" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
+    else
+      echo "regenerate.sh: no ${libdir[$v]}/$name; lib$lib-$v.exports kept as committed" >&2
+    fi
+  done
+  $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$lib/generated"
 done
-
-$gen stubs --spec "$src/tools/gen_stubs/specs/nvrtc.spec" --data "$data" \
-  --out "$out/stubs/nvrtc/generated"

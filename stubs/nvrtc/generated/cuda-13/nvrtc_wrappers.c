@@ -5,8 +5,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include <nvrtc.h>
-
 #include "nvrtc_stub.h"
 
 const unsigned cudastub_nvrtc_function_count = F_COUNT;
