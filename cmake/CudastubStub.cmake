@@ -1,4 +1,5 @@
-# cudastub_add_stub(<lib> ALIAS <alias> SHIM_SONAME <soname> SOURCES ...)
+# cudastub_add_stub(<lib> ALIAS <alias> SHIM_SONAME <soname> SOURCES ...
+#                   [INCLUDE_DIRS ...])
 #
 # Builds lib<lib>_stub.so (target <lib>_stub, alias cudastub::<alias>) from
 # the shared loader, the hand-written sources and the generated wrappers of
@@ -17,6 +18,7 @@ function(cudastub_add_stub_for_abi target lib)
   cmake_parse_arguments(ARG "" "MAJOR;MINOR;INCLUDE_DIR;SONAME;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
   get_property(sources GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
+  get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
   set(gen ${stub_dir}/generated/cuda-${ARG_MAJOR})
   if(NOT EXISTS ${gen}/${lib}_wrappers.c)
     message(FATAL_ERROR "cudastub: no generated ${lib} wrappers for CUDA "
@@ -33,9 +35,13 @@ function(cudastub_add_stub_for_abi target lib)
   set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
   file(WRITE ${map} "${node}{\n  global:\n    ${exported};\n  local: *;\n};\n")
 
-  add_library(${target} SHARED ${sources} ${gen}/${lib}_wrappers.c)
+  set(generated ${gen}/${lib}_wrappers.c)
+  if(EXISTS ${gen}/${lib}_opaque.c) # exports no header declares
+    list(APPEND generated ${gen}/${lib}_opaque.c)
+  endif()
+  add_library(${target} SHARED ${sources} ${generated})
   target_include_directories(${target} PRIVATE
-    ${stub_dir} ${gen} ${PROJECT_SOURCE_DIR}/stubs/common)
+    ${stub_dir} ${gen} ${PROJECT_SOURCE_DIR}/stubs/common ${extra_includes})
   target_include_directories(${target} SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
@@ -64,8 +70,9 @@ function(cudastub_add_stub_for_abi target lib)
 endfunction()
 
 function(cudastub_add_stub lib)
-  cmake_parse_arguments(ARG "" "ALIAS;SHIM_SONAME" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "ALIAS;SHIM_SONAME" "SOURCES;INCLUDE_DIRS" ${ARGN})
   list(TRANSFORM ARG_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+  set_property(GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES ${ARG_INCLUDE_DIRS})
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES ${ARG_SOURCES})
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_DIR ${CMAKE_CURRENT_SOURCE_DIR})
 

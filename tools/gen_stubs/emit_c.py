@@ -32,6 +32,35 @@ def _split_params(text):
     return names
 
 
+def _rename_params(params):
+    """The parameters with their names replaced by a0, a1, ...: a header's
+    names can collide with the wrapper's own identifiers."""
+    if params.strip() == "void":
+        return params, []
+    parts, depth, cur = [], 0, ""
+    for ch in params:
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += ch in "(["
+        depth -= ch in ")]"
+        cur += ch
+    parts.append(cur)
+    out, names = [], []
+    for i, p in enumerate(parts):
+        new = "a%d" % i
+        m = re.search(r"\(\*(\w+)\)", p)
+        if m:
+            p = p[:m.start(1)] + new + p[m.end(1):]
+        else:
+            m = re.search(r"(\w+)\s*(\[[^\]]*\])*\s*$", p)
+            p = p[:m.start(1)] + new + p[m.end(1):]
+        out.append(p.strip())
+        names.append(new)
+    return ", ".join(out), names
+
+
 def _split_decl(name, decl):
     """'RET name(PARAMS)' -> (RET, PARAMS)."""
     at = decl.index(" " + name + "(") if (" " + name + "(") in decl else decl.index("*" + name + "(") + 1
@@ -75,7 +104,7 @@ def emit(spec, abi, rows, names, header_note):
     for n in order:
         fn = abi.functions[n]
         ret, params = _split_decl(n, fn["decl"])
-        args = _split_params(params)
+        params, args = _rename_params(params)
         call = ", ".join(args)
         typ = "%s_fn" % n
         out.append("")
@@ -155,6 +184,7 @@ def emit_declarations(spec, abi, header_note):
     out.append("const char *cudastub_%s_result_name(int code);" % lib)
     for n in sorted(abi.functions):
         ret, params = _split_decl(n, abi.functions[n]["decl"])
+        params, _names = _rename_params(params)
         if n in spec.handwritten:
             out.append("%s cudastub_%s_forward_%s(%s);" % (ret, lib, n, params))
         if n in spec.custom_fallback:

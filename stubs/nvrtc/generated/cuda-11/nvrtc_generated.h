@@ -27,8 +27,8 @@ enum {
 extern const unsigned cudastub_nvrtc_function_count;
 extern const struct cudastub_function cudastub_nvrtc_functions[];
 const char *cudastub_nvrtc_result_name(int code);
-const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult result);
-const char * cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult result);
-nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *major, int *minor);
+const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0);
+const char * cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult a0);
+nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *a0, int *a1);
 
 #endif

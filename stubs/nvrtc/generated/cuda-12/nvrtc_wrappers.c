@@ -36,21 +36,21 @@ const struct cudastub_function cudastub_nvrtc_functions[] = {
 };
 
 /* nvrtcAddNameExpression */
-typedef nvrtcResult (*nvrtcAddNameExpression_fn)(nvrtcProgram prog, const char *const name_expression);
-static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram prog, const char *const name_expression);
+typedef nvrtcResult (*nvrtcAddNameExpression_fn)(nvrtcProgram a0, const char *const a1);
+static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1);
 static _Atomic(nvrtcAddNameExpression_fn) nvrtcAddNameExpression_slot = nvrtcAddNameExpression_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram prog, const char *const name_expression)
+CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram a0, const char *const a1)
 {
-	return atomic_load_explicit(&nvrtcAddNameExpression_slot, memory_order_acquire)(prog, name_expression);
+	return atomic_load_explicit(&nvrtcAddNameExpression_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcAddNameExpression_unavailable(nvrtcProgram prog, const char *const name_expression)
+static nvrtcResult nvrtcAddNameExpression_unavailable(nvrtcProgram a0, const char *const a1)
 {
-	(void)prog;
-	(void)name_expression;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
 }
-static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram prog, const char *const name_expression)
+static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1)
 {
 	nvrtcAddNameExpression_fn fn = (nvrtcAddNameExpression_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
@@ -58,26 +58,26 @@ static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram prog, const char 
 	if (!fn)
 		fn = nvrtcAddNameExpression_unavailable;
 	atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
-	return fn(prog, name_expression);
+	return fn(a0, a1);
 }
 
 /* nvrtcCompileProgram */
-typedef nvrtcResult (*nvrtcCompileProgram_fn)(nvrtcProgram prog, int numOptions, const char *const *options);
-static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram prog, int numOptions, const char *const *options);
+typedef nvrtcResult (*nvrtcCompileProgram_fn)(nvrtcProgram a0, int a1, const char *const *a2);
+static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2);
 static _Atomic(nvrtcCompileProgram_fn) nvrtcCompileProgram_slot = nvrtcCompileProgram_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int numOptions, const char *const *options)
+CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram a0, int a1, const char *const *a2)
 {
-	return atomic_load_explicit(&nvrtcCompileProgram_slot, memory_order_acquire)(prog, numOptions, options);
+	return atomic_load_explicit(&nvrtcCompileProgram_slot, memory_order_acquire)(a0, a1, a2);
 }
-static nvrtcResult nvrtcCompileProgram_unavailable(nvrtcProgram prog, int numOptions, const char *const *options)
+static nvrtcResult nvrtcCompileProgram_unavailable(nvrtcProgram a0, int a1, const char *const *a2)
 {
-	(void)prog;
-	(void)numOptions;
-	(void)options;
+	(void)a0;
+	(void)a1;
+	(void)a2;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
 }
-static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram prog, int numOptions, const char *const *options)
+static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2)
 {
 	nvrtcCompileProgram_fn fn = (nvrtcCompileProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
@@ -85,29 +85,29 @@ static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram prog, int numOptions
 	if (!fn)
 		fn = nvrtcCompileProgram_unavailable;
 	atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
-	return fn(prog, numOptions, options);
+	return fn(a0, a1, a2);
 }
 
 /* nvrtcCreateProgram */
-typedef nvrtcResult (*nvrtcCreateProgram_fn)(nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames);
-static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames);
+typedef nvrtcResult (*nvrtcCreateProgram_fn)(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
+static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
 static _Atomic(nvrtcCreateProgram_fn) nvrtcCreateProgram_slot = nvrtcCreateProgram_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames)
+CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
 {
-	return atomic_load_explicit(&nvrtcCreateProgram_slot, memory_order_acquire)(prog, src, name, numHeaders, headers, includeNames);
+	return atomic_load_explicit(&nvrtcCreateProgram_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
-static nvrtcResult nvrtcCreateProgram_unavailable(nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames)
+static nvrtcResult nvrtcCreateProgram_unavailable(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
 {
-	(void)prog;
-	(void)src;
-	(void)name;
-	(void)numHeaders;
-	(void)headers;
-	(void)includeNames;
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	(void)a4;
+	(void)a5;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
 }
-static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *prog, const char *src, const char *name, int numHeaders, const char *const *headers, const char *const *includeNames)
+static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
 {
 	nvrtcCreateProgram_fn fn = (nvrtcCreateProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
@@ -115,24 +115,24 @@ static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *prog, const char *sr
 	if (!fn)
 		fn = nvrtcCreateProgram_unavailable;
 	atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
-	return fn(prog, src, name, numHeaders, headers, includeNames);
+	return fn(a0, a1, a2, a3, a4, a5);
 }
 
 /* nvrtcDestroyProgram */
-typedef nvrtcResult (*nvrtcDestroyProgram_fn)(nvrtcProgram *prog);
-static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *prog);
+typedef nvrtcResult (*nvrtcDestroyProgram_fn)(nvrtcProgram *a0);
+static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0);
 static _Atomic(nvrtcDestroyProgram_fn) nvrtcDestroyProgram_slot = nvrtcDestroyProgram_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog)
+CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *a0)
 {
-	return atomic_load_explicit(&nvrtcDestroyProgram_slot, memory_order_acquire)(prog);
+	return atomic_load_explicit(&nvrtcDestroyProgram_slot, memory_order_acquire)(a0);
 }
-static nvrtcResult nvrtcDestroyProgram_unavailable(nvrtcProgram *prog)
+static nvrtcResult nvrtcDestroyProgram_unavailable(nvrtcProgram *a0)
 {
-	(void)prog;
+	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
 }
-static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *prog)
+static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 {
 	nvrtcDestroyProgram_fn fn = (nvrtcDestroyProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
@@ -140,25 +140,25 @@ static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *prog)
 	if (!fn)
 		fn = nvrtcDestroyProgram_unavailable;
 	atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
-	return fn(prog);
+	return fn(a0);
 }
 
 /* nvrtcGetCUBIN */
-typedef nvrtcResult (*nvrtcGetCUBIN_fn)(nvrtcProgram prog, char *cubin);
-static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram prog, char *cubin);
+typedef nvrtcResult (*nvrtcGetCUBIN_fn)(nvrtcProgram a0, char *a1);
+static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetCUBIN_fn) nvrtcGetCUBIN_slot = nvrtcGetCUBIN_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram a0, char *a1)
 {
-	return atomic_load_explicit(&nvrtcGetCUBIN_slot, memory_order_acquire)(prog, cubin);
+	return atomic_load_explicit(&nvrtcGetCUBIN_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetCUBIN_unavailable(nvrtcProgram prog, char *cubin)
+static nvrtcResult nvrtcGetCUBIN_unavailable(nvrtcProgram a0, char *a1)
 {
-	(void)prog;
-	(void)cubin;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
 }
-static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram prog, char *cubin)
+static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetCUBIN_fn fn = (nvrtcGetCUBIN_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
@@ -166,25 +166,25 @@ static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram prog, char *cubin)
 	if (!fn)
 		fn = nvrtcGetCUBIN_unavailable;
 	atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
-	return fn(prog, cubin);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetCUBINSize */
-typedef nvrtcResult (*nvrtcGetCUBINSize_fn)(nvrtcProgram prog, size_t *cubinSizeRet);
-static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram prog, size_t *cubinSizeRet);
+typedef nvrtcResult (*nvrtcGetCUBINSize_fn)(nvrtcProgram a0, size_t *a1);
+static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetCUBINSize_fn) nvrtcGetCUBINSize_slot = nvrtcGetCUBINSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog, size_t *cubinSizeRet)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram a0, size_t *a1)
 {
-	return atomic_load_explicit(&nvrtcGetCUBINSize_slot, memory_order_acquire)(prog, cubinSizeRet);
+	return atomic_load_explicit(&nvrtcGetCUBINSize_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetCUBINSize_unavailable(nvrtcProgram prog, size_t *cubinSizeRet)
+static nvrtcResult nvrtcGetCUBINSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
-	(void)prog;
-	(void)cubinSizeRet;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
 }
-static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram prog, size_t *cubinSizeRet)
+static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetCUBINSize_fn fn = (nvrtcGetCUBINSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
@@ -192,18 +192,18 @@ static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram prog, size_t *cubinSiz
 	if (!fn)
 		fn = nvrtcGetCUBINSize_unavailable;
 	atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
-	return fn(prog, cubinSizeRet);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetErrorString */
-typedef const char * (*nvrtcGetErrorString_fn)(nvrtcResult result);
-static const char * nvrtcGetErrorString_resolve(nvrtcResult result);
+typedef const char * (*nvrtcGetErrorString_fn)(nvrtcResult a0);
+static const char * nvrtcGetErrorString_resolve(nvrtcResult a0);
 static _Atomic(nvrtcGetErrorString_fn) nvrtcGetErrorString_slot = nvrtcGetErrorString_resolve;
-const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult result)
+const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
 {
-	return atomic_load_explicit(&nvrtcGetErrorString_slot, memory_order_acquire)(result);
+	return atomic_load_explicit(&nvrtcGetErrorString_slot, memory_order_acquire)(a0);
 }
-static const char * nvrtcGetErrorString_resolve(nvrtcResult result)
+static const char * nvrtcGetErrorString_resolve(nvrtcResult a0)
 {
 	nvrtcGetErrorString_fn fn = (nvrtcGetErrorString_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetErrorString]);
@@ -211,25 +211,25 @@ static const char * nvrtcGetErrorString_resolve(nvrtcResult result)
 	if (!fn)
 		fn = cudastub_nvrtc_fallback_nvrtcGetErrorString;
 	atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
-	return fn(result);
+	return fn(a0);
 }
 
 /* nvrtcGetLTOIR */
-typedef nvrtcResult (*nvrtcGetLTOIR_fn)(nvrtcProgram prog, char *LTOIR);
-static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram prog, char *LTOIR);
+typedef nvrtcResult (*nvrtcGetLTOIR_fn)(nvrtcProgram a0, char *a1);
+static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetLTOIR_fn) nvrtcGetLTOIR_slot = nvrtcGetLTOIR_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram prog, char *LTOIR)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram a0, char *a1)
 {
-	return atomic_load_explicit(&nvrtcGetLTOIR_slot, memory_order_acquire)(prog, LTOIR);
+	return atomic_load_explicit(&nvrtcGetLTOIR_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetLTOIR_unavailable(nvrtcProgram prog, char *LTOIR)
+static nvrtcResult nvrtcGetLTOIR_unavailable(nvrtcProgram a0, char *a1)
 {
-	(void)prog;
-	(void)LTOIR;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIR]);
 }
-static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram prog, char *LTOIR)
+static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetLTOIR_fn fn = (nvrtcGetLTOIR_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIR]);
@@ -237,25 +237,25 @@ static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram prog, char *LTOIR)
 	if (!fn)
 		fn = nvrtcGetLTOIR_unavailable;
 	atomic_store_explicit(&nvrtcGetLTOIR_slot, fn, memory_order_release);
-	return fn(prog, LTOIR);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetLTOIRSize */
-typedef nvrtcResult (*nvrtcGetLTOIRSize_fn)(nvrtcProgram prog, size_t *LTOIRSizeRet);
-static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram prog, size_t *LTOIRSizeRet);
+typedef nvrtcResult (*nvrtcGetLTOIRSize_fn)(nvrtcProgram a0, size_t *a1);
+static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetLTOIRSize_fn) nvrtcGetLTOIRSize_slot = nvrtcGetLTOIRSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram prog, size_t *LTOIRSizeRet)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram a0, size_t *a1)
 {
-	return atomic_load_explicit(&nvrtcGetLTOIRSize_slot, memory_order_acquire)(prog, LTOIRSizeRet);
+	return atomic_load_explicit(&nvrtcGetLTOIRSize_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetLTOIRSize_unavailable(nvrtcProgram prog, size_t *LTOIRSizeRet)
+static nvrtcResult nvrtcGetLTOIRSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
-	(void)prog;
-	(void)LTOIRSizeRet;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIRSize]);
 }
-static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram prog, size_t *LTOIRSizeRet)
+static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetLTOIRSize_fn fn = (nvrtcGetLTOIRSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIRSize]);
@@ -263,26 +263,26 @@ static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram prog, size_t *LTOIRSiz
 	if (!fn)
 		fn = nvrtcGetLTOIRSize_unavailable;
 	atomic_store_explicit(&nvrtcGetLTOIRSize_slot, fn, memory_order_release);
-	return fn(prog, LTOIRSizeRet);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetLoweredName */
-typedef nvrtcResult (*nvrtcGetLoweredName_fn)(nvrtcProgram prog, const char *const name_expression, const char **lowered_name);
-static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram prog, const char *const name_expression, const char **lowered_name);
+typedef nvrtcResult (*nvrtcGetLoweredName_fn)(nvrtcProgram a0, const char *const a1, const char **a2);
+static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2);
 static _Atomic(nvrtcGetLoweredName_fn) nvrtcGetLoweredName_slot = nvrtcGetLoweredName_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram prog, const char *const name_expression, const char **lowered_name)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram a0, const char *const a1, const char **a2)
 {
-	return atomic_load_explicit(&nvrtcGetLoweredName_slot, memory_order_acquire)(prog, name_expression, lowered_name);
+	return atomic_load_explicit(&nvrtcGetLoweredName_slot, memory_order_acquire)(a0, a1, a2);
 }
-static nvrtcResult nvrtcGetLoweredName_unavailable(nvrtcProgram prog, const char *const name_expression, const char **lowered_name)
+static nvrtcResult nvrtcGetLoweredName_unavailable(nvrtcProgram a0, const char *const a1, const char **a2)
 {
-	(void)prog;
-	(void)name_expression;
-	(void)lowered_name;
+	(void)a0;
+	(void)a1;
+	(void)a2;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
 }
-static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram prog, const char *const name_expression, const char **lowered_name)
+static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2)
 {
 	nvrtcGetLoweredName_fn fn = (nvrtcGetLoweredName_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
@@ -290,25 +290,25 @@ static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram prog, const char *co
 	if (!fn)
 		fn = nvrtcGetLoweredName_unavailable;
 	atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
-	return fn(prog, name_expression, lowered_name);
+	return fn(a0, a1, a2);
 }
 
 /* nvrtcGetNVVM */
-typedef nvrtcResult (*nvrtcGetNVVM_fn)(nvrtcProgram prog, char *nvvm);
-static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram prog, char *nvvm);
+typedef nvrtcResult (*nvrtcGetNVVM_fn)(nvrtcProgram a0, char *a1);
+static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetNVVM_fn) nvrtcGetNVVM_slot = nvrtcGetNVVM_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVM(nvrtcProgram prog, char *nvvm)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVM(nvrtcProgram a0, char *a1)
 {
-	return atomic_load_explicit(&nvrtcGetNVVM_slot, memory_order_acquire)(prog, nvvm);
+	return atomic_load_explicit(&nvrtcGetNVVM_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetNVVM_unavailable(nvrtcProgram prog, char *nvvm)
+static nvrtcResult nvrtcGetNVVM_unavailable(nvrtcProgram a0, char *a1)
 {
-	(void)prog;
-	(void)nvvm;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNVVM]);
 }
-static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram prog, char *nvvm)
+static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetNVVM_fn fn = (nvrtcGetNVVM_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNVVM]);
@@ -316,25 +316,25 @@ static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram prog, char *nvvm)
 	if (!fn)
 		fn = nvrtcGetNVVM_unavailable;
 	atomic_store_explicit(&nvrtcGetNVVM_slot, fn, memory_order_release);
-	return fn(prog, nvvm);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetNVVMSize */
-typedef nvrtcResult (*nvrtcGetNVVMSize_fn)(nvrtcProgram prog, size_t *nvvmSizeRet);
-static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram prog, size_t *nvvmSizeRet);
+typedef nvrtcResult (*nvrtcGetNVVMSize_fn)(nvrtcProgram a0, size_t *a1);
+static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetNVVMSize_fn) nvrtcGetNVVMSize_slot = nvrtcGetNVVMSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVMSize(nvrtcProgram prog, size_t *nvvmSizeRet)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVMSize(nvrtcProgram a0, size_t *a1)
 {
-	return atomic_load_explicit(&nvrtcGetNVVMSize_slot, memory_order_acquire)(prog, nvvmSizeRet);
+	return atomic_load_explicit(&nvrtcGetNVVMSize_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetNVVMSize_unavailable(nvrtcProgram prog, size_t *nvvmSizeRet)
+static nvrtcResult nvrtcGetNVVMSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
-	(void)prog;
-	(void)nvvmSizeRet;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNVVMSize]);
 }
-static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram prog, size_t *nvvmSizeRet)
+static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetNVVMSize_fn fn = (nvrtcGetNVVMSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNVVMSize]);
@@ -342,24 +342,24 @@ static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram prog, size_t *nvvmSizeR
 	if (!fn)
 		fn = nvrtcGetNVVMSize_unavailable;
 	atomic_store_explicit(&nvrtcGetNVVMSize_slot, fn, memory_order_release);
-	return fn(prog, nvvmSizeRet);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetNumSupportedArchs */
-typedef nvrtcResult (*nvrtcGetNumSupportedArchs_fn)(int *numArchs);
-static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *numArchs);
+typedef nvrtcResult (*nvrtcGetNumSupportedArchs_fn)(int *a0);
+static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0);
 static _Atomic(nvrtcGetNumSupportedArchs_fn) nvrtcGetNumSupportedArchs_slot = nvrtcGetNumSupportedArchs_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *numArchs)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *a0)
 {
-	return atomic_load_explicit(&nvrtcGetNumSupportedArchs_slot, memory_order_acquire)(numArchs);
+	return atomic_load_explicit(&nvrtcGetNumSupportedArchs_slot, memory_order_acquire)(a0);
 }
-static nvrtcResult nvrtcGetNumSupportedArchs_unavailable(int *numArchs)
+static nvrtcResult nvrtcGetNumSupportedArchs_unavailable(int *a0)
 {
-	(void)numArchs;
+	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
 }
-static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *numArchs)
+static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetNumSupportedArchs_fn fn = (nvrtcGetNumSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
@@ -367,25 +367,25 @@ static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *numArchs)
 	if (!fn)
 		fn = nvrtcGetNumSupportedArchs_unavailable;
 	atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
-	return fn(numArchs);
+	return fn(a0);
 }
 
 /* nvrtcGetOptiXIR */
-typedef nvrtcResult (*nvrtcGetOptiXIR_fn)(nvrtcProgram prog, char *optixir);
-static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram prog, char *optixir);
+typedef nvrtcResult (*nvrtcGetOptiXIR_fn)(nvrtcProgram a0, char *a1);
+static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetOptiXIR_fn) nvrtcGetOptiXIR_slot = nvrtcGetOptiXIR_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIR(nvrtcProgram prog, char *optixir)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIR(nvrtcProgram a0, char *a1)
 {
-	return atomic_load_explicit(&nvrtcGetOptiXIR_slot, memory_order_acquire)(prog, optixir);
+	return atomic_load_explicit(&nvrtcGetOptiXIR_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetOptiXIR_unavailable(nvrtcProgram prog, char *optixir)
+static nvrtcResult nvrtcGetOptiXIR_unavailable(nvrtcProgram a0, char *a1)
 {
-	(void)prog;
-	(void)optixir;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIR]);
 }
-static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram prog, char *optixir)
+static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetOptiXIR_fn fn = (nvrtcGetOptiXIR_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIR]);
@@ -393,25 +393,25 @@ static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram prog, char *optixir)
 	if (!fn)
 		fn = nvrtcGetOptiXIR_unavailable;
 	atomic_store_explicit(&nvrtcGetOptiXIR_slot, fn, memory_order_release);
-	return fn(prog, optixir);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetOptiXIRSize */
-typedef nvrtcResult (*nvrtcGetOptiXIRSize_fn)(nvrtcProgram prog, size_t *optixirSizeRet);
-static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram prog, size_t *optixirSizeRet);
+typedef nvrtcResult (*nvrtcGetOptiXIRSize_fn)(nvrtcProgram a0, size_t *a1);
+static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetOptiXIRSize_fn) nvrtcGetOptiXIRSize_slot = nvrtcGetOptiXIRSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIRSize(nvrtcProgram prog, size_t *optixirSizeRet)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIRSize(nvrtcProgram a0, size_t *a1)
 {
-	return atomic_load_explicit(&nvrtcGetOptiXIRSize_slot, memory_order_acquire)(prog, optixirSizeRet);
+	return atomic_load_explicit(&nvrtcGetOptiXIRSize_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetOptiXIRSize_unavailable(nvrtcProgram prog, size_t *optixirSizeRet)
+static nvrtcResult nvrtcGetOptiXIRSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
-	(void)prog;
-	(void)optixirSizeRet;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIRSize]);
 }
-static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram prog, size_t *optixirSizeRet)
+static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetOptiXIRSize_fn fn = (nvrtcGetOptiXIRSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIRSize]);
@@ -419,25 +419,25 @@ static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram prog, size_t *optixi
 	if (!fn)
 		fn = nvrtcGetOptiXIRSize_unavailable;
 	atomic_store_explicit(&nvrtcGetOptiXIRSize_slot, fn, memory_order_release);
-	return fn(prog, optixirSizeRet);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetPTX */
-typedef nvrtcResult (*nvrtcGetPTX_fn)(nvrtcProgram prog, char *ptx);
-static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram prog, char *ptx);
+typedef nvrtcResult (*nvrtcGetPTX_fn)(nvrtcProgram a0, char *a1);
+static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetPTX_fn) nvrtcGetPTX_slot = nvrtcGetPTX_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram prog, char *ptx)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram a0, char *a1)
 {
-	return atomic_load_explicit(&nvrtcGetPTX_slot, memory_order_acquire)(prog, ptx);
+	return atomic_load_explicit(&nvrtcGetPTX_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetPTX_unavailable(nvrtcProgram prog, char *ptx)
+static nvrtcResult nvrtcGetPTX_unavailable(nvrtcProgram a0, char *a1)
 {
-	(void)prog;
-	(void)ptx;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTX]);
 }
-static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram prog, char *ptx)
+static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetPTX_fn fn = (nvrtcGetPTX_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTX]);
@@ -445,25 +445,25 @@ static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram prog, char *ptx)
 	if (!fn)
 		fn = nvrtcGetPTX_unavailable;
 	atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
-	return fn(prog, ptx);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetPTXSize */
-typedef nvrtcResult (*nvrtcGetPTXSize_fn)(nvrtcProgram prog, size_t *ptxSizeRet);
-static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram prog, size_t *ptxSizeRet);
+typedef nvrtcResult (*nvrtcGetPTXSize_fn)(nvrtcProgram a0, size_t *a1);
+static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetPTXSize_fn) nvrtcGetPTXSize_slot = nvrtcGetPTXSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram prog, size_t *ptxSizeRet)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram a0, size_t *a1)
 {
-	return atomic_load_explicit(&nvrtcGetPTXSize_slot, memory_order_acquire)(prog, ptxSizeRet);
+	return atomic_load_explicit(&nvrtcGetPTXSize_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetPTXSize_unavailable(nvrtcProgram prog, size_t *ptxSizeRet)
+static nvrtcResult nvrtcGetPTXSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
-	(void)prog;
-	(void)ptxSizeRet;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
 }
-static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram prog, size_t *ptxSizeRet)
+static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetPTXSize_fn fn = (nvrtcGetPTXSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
@@ -471,25 +471,25 @@ static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram prog, size_t *ptxSizeRet
 	if (!fn)
 		fn = nvrtcGetPTXSize_unavailable;
 	atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
-	return fn(prog, ptxSizeRet);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetProgramLog */
-typedef nvrtcResult (*nvrtcGetProgramLog_fn)(nvrtcProgram prog, char *log);
-static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram prog, char *log);
+typedef nvrtcResult (*nvrtcGetProgramLog_fn)(nvrtcProgram a0, char *a1);
+static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetProgramLog_fn) nvrtcGetProgramLog_slot = nvrtcGetProgramLog_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram prog, char *log)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram a0, char *a1)
 {
-	return atomic_load_explicit(&nvrtcGetProgramLog_slot, memory_order_acquire)(prog, log);
+	return atomic_load_explicit(&nvrtcGetProgramLog_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetProgramLog_unavailable(nvrtcProgram prog, char *log)
+static nvrtcResult nvrtcGetProgramLog_unavailable(nvrtcProgram a0, char *a1)
 {
-	(void)prog;
-	(void)log;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
 }
-static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram prog, char *log)
+static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetProgramLog_fn fn = (nvrtcGetProgramLog_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
@@ -497,25 +497,25 @@ static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram prog, char *log)
 	if (!fn)
 		fn = nvrtcGetProgramLog_unavailable;
 	atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
-	return fn(prog, log);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetProgramLogSize */
-typedef nvrtcResult (*nvrtcGetProgramLogSize_fn)(nvrtcProgram prog, size_t *logSizeRet);
-static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram prog, size_t *logSizeRet);
+typedef nvrtcResult (*nvrtcGetProgramLogSize_fn)(nvrtcProgram a0, size_t *a1);
+static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetProgramLogSize_fn) nvrtcGetProgramLogSize_slot = nvrtcGetProgramLogSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram prog, size_t *logSizeRet)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram a0, size_t *a1)
 {
-	return atomic_load_explicit(&nvrtcGetProgramLogSize_slot, memory_order_acquire)(prog, logSizeRet);
+	return atomic_load_explicit(&nvrtcGetProgramLogSize_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcGetProgramLogSize_unavailable(nvrtcProgram prog, size_t *logSizeRet)
+static nvrtcResult nvrtcGetProgramLogSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
-	(void)prog;
-	(void)logSizeRet;
+	(void)a0;
+	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
 }
-static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram prog, size_t *logSizeRet)
+static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetProgramLogSize_fn fn = (nvrtcGetProgramLogSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
@@ -523,24 +523,24 @@ static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram prog, size_t *log
 	if (!fn)
 		fn = nvrtcGetProgramLogSize_unavailable;
 	atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
-	return fn(prog, logSizeRet);
+	return fn(a0, a1);
 }
 
 /* nvrtcGetSupportedArchs */
-typedef nvrtcResult (*nvrtcGetSupportedArchs_fn)(int *supportedArchs);
-static nvrtcResult nvrtcGetSupportedArchs_resolve(int *supportedArchs);
+typedef nvrtcResult (*nvrtcGetSupportedArchs_fn)(int *a0);
+static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0);
 static _Atomic(nvrtcGetSupportedArchs_fn) nvrtcGetSupportedArchs_slot = nvrtcGetSupportedArchs_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *supportedArchs)
+CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *a0)
 {
-	return atomic_load_explicit(&nvrtcGetSupportedArchs_slot, memory_order_acquire)(supportedArchs);
+	return atomic_load_explicit(&nvrtcGetSupportedArchs_slot, memory_order_acquire)(a0);
 }
-static nvrtcResult nvrtcGetSupportedArchs_unavailable(int *supportedArchs)
+static nvrtcResult nvrtcGetSupportedArchs_unavailable(int *a0)
 {
-	(void)supportedArchs;
+	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
 }
-static nvrtcResult nvrtcGetSupportedArchs_resolve(int *supportedArchs)
+static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetSupportedArchs_fn fn = (nvrtcGetSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
@@ -548,18 +548,18 @@ static nvrtcResult nvrtcGetSupportedArchs_resolve(int *supportedArchs)
 	if (!fn)
 		fn = nvrtcGetSupportedArchs_unavailable;
 	atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
-	return fn(supportedArchs);
+	return fn(a0);
 }
 
 /* nvrtcVersion */
-typedef nvrtcResult (*nvrtcVersion_fn)(int *major, int *minor);
-static nvrtcResult nvrtcVersion_resolve(int *major, int *minor);
+typedef nvrtcResult (*nvrtcVersion_fn)(int *a0, int *a1);
+static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1);
 static _Atomic(nvrtcVersion_fn) nvrtcVersion_slot = nvrtcVersion_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcVersion(int *major, int *minor)
+CUDASTUB_EXPORT nvrtcResult nvrtcVersion(int *a0, int *a1)
 {
-	return atomic_load_explicit(&nvrtcVersion_slot, memory_order_acquire)(major, minor);
+	return atomic_load_explicit(&nvrtcVersion_slot, memory_order_acquire)(a0, a1);
 }
-static nvrtcResult nvrtcVersion_resolve(int *major, int *minor)
+static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1)
 {
 	nvrtcVersion_fn fn = (nvrtcVersion_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcVersion]);
@@ -567,7 +567,7 @@ static nvrtcResult nvrtcVersion_resolve(int *major, int *minor)
 	if (!fn)
 		fn = cudastub_nvrtc_fallback_nvrtcVersion;
 	atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
-	return fn(major, minor);
+	return fn(a0, a1);
 }
 
 /* The names of nvrtcResult's values in the CUDA 12.4 headers. */

@@ -1,0 +1,140 @@
+/*
+ * The runtime stub's description for the loader, its version probe, the
+ * driver-aware choice of major, and its introspection entry points.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_stub.h"
+
+#ifndef CUDASTUB_ABI_MAJOR
+#error "CUDASTUB_ABI_MAJOR and CUDASTUB_ABI_MINOR come from the build"
+#endif
+
+/* Every 11.x runtime ships as libcudart.so.11.0. */
+static const struct cudastub_soname cudart_sonames[] = {
+	{13, "libcudart.so.13"},
+	{12, "libcudart.so.12"},
+	{11, "libcudart.so.11.0"},
+	{0, NULL},
+};
+
+/* CUDA 13 wheels share one folder; 11 and 12 have one per component. */
+static const char *const cudart_wheel_dirs[] = {
+	"nvidia/cu13/lib",
+	"nvidia/cuda_runtime/lib",
+	NULL,
+};
+
+/* "libcudart.so.11.8.89" -> 11, 8: the file a SONAME link points to. */
+static int version_from_file_name(const char *path, int *major, int *minor)
+{
+	char real[4096];
+	const char *base;
+
+	if (!realpath(path, real))
+		return -1;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	return sscanf(base, "libcudart.so.%d.%d", major, minor) == 2 ? 0 : -1;
+}
+
+/*
+ * cudaRuntimeGetVersion needs no GPU from 12.0 on. 11.x initialises the
+ * driver first and answers cudaErrorInsufficientDriver without one, so for
+ * it the version comes from the file the SONAME link names.
+ */
+static int cudart_probe_version(void *handle, const char *path, int *major, int *minor)
+{
+	cudaError_t (*get)(int *);
+	struct link_map *map = NULL;
+	int v = 0;
+
+	*(void **)&get = dlsym(handle, "cudaRuntimeGetVersion");
+	if (!get)
+		return -1;
+	if (get(&v) == cudaSuccess && v > 0) {
+		*major = v / 1000;
+		*minor = (v % 1000) / 10;
+		return 0;
+	}
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map->l_name && *map->l_name &&
+	    version_from_file_name(map->l_name, major, minor) == 0)
+		return 0;
+	return version_from_file_name(path, major, minor);
+}
+
+/*
+ * A runtime newer than the driver answers every call with
+ * cudaErrorInsufficientDriver, so the newest major the driver supports is
+ * preferred (a 12.4 driver with runtimes 12 and 13 installed gets 12). The
+ * driver is looked for as libcuda.so.1 only; a cudastub shim or NVIDIA's
+ * link-time stub (whose cuDriverGetVersion fails) counts as no driver.
+ */
+static uint32_t cudart_preferred_majors(struct cudastub_library *lib)
+{
+	int (*get)(int *);
+	char choice[160];
+	void *driver;
+	int version = 0;
+	uint32_t mask = 0;
+
+	driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!driver) {
+		cudastub_log_debug(lib, "no driver (libcuda.so.1): no preference of major");
+		return 0;
+	}
+	if (dlsym(driver, "cudastub_cuda_info")) {
+		cudastub_log_debug(lib, "libcuda.so.1 is a cudastub shim: no preference of major");
+		return 0;
+	}
+	*(void **)&get = dlsym(driver, "cuDriverGetVersion");
+	if (!get || get(&version) != 0 || version <= 0) {
+		cudastub_log_debug(lib, "libcuda.so.1 answers no version: no preference of major");
+		return 0;
+	}
+	lib->info.driver_version = version;
+	for (int major = 1; major <= version / 1000 && major < 32; major++)
+		mask |= CUDASTUB_MAJOR_BIT(major);
+	snprintf(choice, sizeof choice,
+		 "driver supports CUDA %d.%d: runtimes up to %d searched first", version / 1000,
+		 (version % 1000) / 10, version / 1000);
+	lib->info.choice = cudastub_log_keep(lib, choice);
+	cudastub_log_debug(lib, "%s", choice);
+	return mask;
+}
+
+struct cudastub_library cudastub_cudart_library = {
+	.name = "cudart",
+	.env_path = "CUDASTUB_CUDART_PATH",
+	.env_major = "CUDASTUB_CUDART_MAJOR",
+	.family = "libcudart",
+	.sonames = cudart_sonames,
+	.wheel_dirs = cudart_wheel_dirs,
+	.probe_version = cudart_probe_version,
+	.preferred_majors = cudart_preferred_majors,
+	.codes =
+		{
+			[CUDASTUB_UNAVAILABLE_LIBRARY] = cudaErrorStubLibrary,
+			[CUDASTUB_UNAVAILABLE_FUNCTION] = cudaErrorCallRequiresNewerDriver,
+			[CUDASTUB_UNAVAILABLE_ABI] = cudaErrorNotSupported,
+			[CUDASTUB_UNAVAILABLE_REMOVED] = cudaErrorNotSupported,
+		},
+	.abi_major = CUDASTUB_ABI_MAJOR,
+	.abi_minor = CUDASTUB_ABI_MINOR,
+	CUDASTUB_LIBRARY_STATE_INIT,
+};
+
+CUDASTUB_EXPORT const cudastub_library_info *cudastub_cudart_info(void)
+{
+	return cudastub_loader_info(&cudastub_cudart_library);
+}
+
+CUDASTUB_EXPORT cudastub_state cudastub_cudart_load(void)
+{
+	return cudastub_loader_load(&cudastub_cudart_library);
+}

@@ -1,0 +1,17 @@
+/* What the runtime stub's hand-written and generated halves share. */
+#ifndef CUDASTUB_CUDART_STUB_H
+#define CUDASTUB_CUDART_STUB_H
+
+#include <cuda_runtime_api.h>
+#include <cuda_profiler_api.h>
+#include <cuda_gl_interop.h>
+#include <cuda_egl_interop.h>
+#include <cuda_vdpau_interop.h>
+
+#include "cudart_private.h"
+#include "loader.h"
+#include "cudart_generated.h"
+
+extern struct cudastub_library cudastub_cudart_library;
+
+#endif
