@@ -330,3 +330,37 @@ def emit_gating_table(rows, adapters, majors, header_note):
         if any(c != "forward" for c in cells):
             out.append("%s\t%s" % (name, "\t".join(cells)))
     return "\n".join(out) + "\n"
+
+
+def emit_abi_table(rows, adapters, notes, majors, build, header_note):
+    """The README's table for one stub ABI: every function that some other
+    major cannot take as it is, what the stub does there, and why. notes
+    maps a name to the reason it is left unadapted (specs/<lib>.notes)."""
+    others = [m for m in majors if m != build.major]
+    out = ["<!-- %s -->" % header_note[3:-3], "",
+           "| function | " + " | ".join("on %d.x" % m for m in others) + " | notes |",
+           "| --- | " + " | ".join("---" for _ in others) + " | --- |"]
+    for name in sorted(rows):
+        same, later, other = rows[name]
+        cells = []
+        for m in others:
+            if m in same:
+                cells.append("forward")
+            elif m in later:
+                cells.append("forward if present")
+            elif name in adapters:
+                cells.append("adapter")
+            elif m in other:
+                cells.append("801 (ABI differs)")
+            elif m > build.major:
+                cells.append("801 (removed)")
+            else:
+                cells.append("36 (absent)")
+        if all(c == "forward" for c in cells):
+            continue
+        differs = any(m in other for m in others)
+        note = notes.get(name, "")
+        if differs and name not in adapters and not note:
+            note = "NO REASON RECORDED"
+        out.append("| `%s` | %s | %s |" % (name, " | ".join(cells), note))
+    return "\n".join(out) + "\n"

@@ -125,6 +125,9 @@ def cmd_stubs(args):
                   emit_c.emit_layouts(abis, build, header))
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(dict(rows, **opaque_rows), spec.adapters, majors, header))
+            write(os.path.join(outdir, "%s_abi_table.md" % spec.library),
+                  emit_c.emit_abi_table(dict(rows, **opaque_rows), spec.adapters,
+                                        records.load_notes(args.spec), majors, build, header))
         symbols = ["# Exported by the %s stub with the CUDA %d.%d ABI. %s"
                    % (spec.library, build.major, build.minor, header[3:-3])]
         write(os.path.join(outdir, "%s.symbols" % spec.library),

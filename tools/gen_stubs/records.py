@@ -60,6 +60,20 @@ def load_exports(path):
         return {line.strip() for line in f if line.strip() and not line.startswith("#")}
 
 
+def load_notes(spec_path):
+    """specs/<lib>.notes: `NAME<TAB>why it is left unadapted`, one a line;
+    the README's ABI table quotes them."""
+    notes = {}
+    path = spec_path[:-len(".spec")] + ".notes"
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    name, _, why = line.rstrip("\n").partition("\t")
+                    notes[name.strip()] = why.strip()
+    return notes
+
+
 class Spec:
     """A stub's description: which header, which names need a human.
 

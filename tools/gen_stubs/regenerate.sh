@@ -67,3 +67,7 @@ for lib in "${libraries[@]}"; do
   done
   $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$lib/generated"
 done
+
+# README.md quotes the generated ABI tables; keep the copy in step.
+$py "$src/tools/gen_stubs/readme_blocks.py" --readme "$src/README.md" --tree "$out" \
+  --output "$out/README.md"
