@@ -1,5 +1,5 @@
 # cudastub_add_stub(<lib> ALIAS <alias> SHIM_SONAME <soname> SOURCES ...
-#                   [INCLUDE_DIRS ...])
+#                   [INCLUDE_DIRS ...] [SHIM_NO_VERSION_NODE])
 #
 # Builds lib<lib>_stub.so (target <lib>_stub, alias cudastub::<alias>) from
 # the shared loader, the hand-written sources and the generated wrappers of
@@ -15,7 +15,7 @@
 # is a shim: that file name, SONAME and version node.
 
 function(cudastub_add_stub_for_abi target lib)
-  cmake_parse_arguments(ARG "" "MAJOR;MINOR;INCLUDE_DIR;SONAME;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_VERSION_NODE" "MAJOR;MINOR;INCLUDE_DIR;SONAME;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
   get_property(sources GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
   get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
@@ -29,7 +29,7 @@ function(cudastub_add_stub_for_abi target lib)
   list(APPEND symbols cudastub_${lib}_info cudastub_${lib}_load)
   list(JOIN symbols ";\n    " exported)
   set(node "")
-  if(ARG_SONAME)
+  if(ARG_SONAME AND NOT ARG_NO_VERSION_NODE)
     set(node "${ARG_SONAME} ")
   endif()
   set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
@@ -70,7 +70,7 @@ function(cudastub_add_stub_for_abi target lib)
 endfunction()
 
 function(cudastub_add_stub lib)
-  cmake_parse_arguments(ARG "" "ALIAS;SHIM_SONAME" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(ARG "SHIM_NO_VERSION_NODE" "ALIAS;SHIM_SONAME" "SOURCES;INCLUDE_DIRS" ${ARGN})
   list(TRANSFORM ARG_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES ${ARG_INCLUDE_DIRS})
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES ${ARG_SOURCES})
@@ -84,7 +84,11 @@ function(cudastub_add_stub lib)
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
   if(CUDASTUB_BUILD_SHIMS AND ARG_SHIM_SONAME)
-    cudastub_add_stub_for_abi(${lib}_shim ${lib}
+    set(no_node)
+    if(ARG_SHIM_NO_VERSION_NODE)
+      set(no_node NO_VERSION_NODE)
+    endif()
+    cudastub_add_stub_for_abi(${lib}_shim ${lib} ${no_node}
       MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
       INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} SONAME ${ARG_SHIM_SONAME}
       OUTPUT_DIR ${PROJECT_BINARY_DIR}/shim)

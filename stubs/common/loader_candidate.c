@@ -126,27 +126,33 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 								: CUDASTUB_TRY_REJECTED;
 	}
 
-	/* Rejected candidates stay open: dlclose could run their destructors
-	 * or unmap code another part of the process uses. */
+	/* A candidate that is turned down is closed again. Left open, it
+	 * would keep its SONAME in the process, and every later dlopen of that
+	 * name (NVIDIA's runtime opening libcuda.so.1, say) would get it. If
+	 * someone else had it open, dlclose only drops our reference. */
 	map = link_map_of(handle);
 	if (map && map == self->link_map) {
 		cudastub_log_attempt(lib, source, major, path,
 				     "skipped: resolves to this stub itself");
+		dlclose(handle);
 		return CUDASTUB_TRY_SELF;
 	}
 	if (map && exports_stub_marker(handle, map)) {
 		snprintf(why, sizeof why, "skipped: %s is a cudastub build, not NVIDIA's",
 			 map->l_name && *map->l_name ? map->l_name : path);
 		cudastub_log_attempt(lib, source, major, path, why);
+		dlclose(handle);
 		return CUDASTUB_TRY_SELF;
 	}
 	if (lib->reject && (reason = lib->reject(handle)) != NULL) {
 		snprintf(why, sizeof why, "skipped: %s", reason);
 		cudastub_log_attempt(lib, source, major, path, why);
+		dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
 	if (lib->probe_version(handle, path, &have_major, &have_minor) != 0) {
 		cudastub_log_attempt(lib, source, major, path, "skipped: its version query failed");
+		dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
 	pin = pinned_major(lib);
@@ -154,6 +160,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 		snprintf(why, sizeof why, "skipped: version %d.%d, but %s=%d", have_major,
 			 have_minor, lib->env_major, pin);
 		cudastub_log_attempt(lib, source, major, path, why);
+		dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
 

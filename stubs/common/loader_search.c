@@ -260,7 +260,10 @@ static int step_loader_search(struct cudastub_library *lib, const struct cudastu
 					   s->soname, RTLD_NOW | RTLD_LOCAL);
 		if (r == CUDASTUB_TRY_LOADED)
 			return 1;
-		if (r == CUDASTUB_TRY_SELF && walk_loader_folders(lib, self, s->major, s->soname))
+		/* a stub, or a rejected library (NVIDIA's link-time libcuda.so.1),
+		 * answered first: the real one may be further along */
+		if ((r == CUDASTUB_TRY_SELF || r == CUDASTUB_TRY_REJECTED) &&
+		    walk_loader_folders(lib, self, s->major, s->soname))
 			return 1;
 	}
 	return 0;

@@ -88,13 +88,17 @@ static uint32_t cudart_preferred_majors(struct cudastub_library *lib)
 		cudastub_log_debug(lib, "no driver (libcuda.so.1): no preference of major");
 		return 0;
 	}
+	/* Closed again when it is no driver, so that NVIDIA's runtime, opening
+	 * libcuda.so.1 later, is not handed a stub by SONAME. */
 	if (dlsym(driver, "cudastub_cuda_info")) {
 		cudastub_log_debug(lib, "libcuda.so.1 is a cudastub shim: no preference of major");
+		dlclose(driver);
 		return 0;
 	}
 	*(void **)&get = dlsym(driver, "cuDriverGetVersion");
 	if (!get || get(&version) != 0 || version <= 0) {
 		cudastub_log_debug(lib, "libcuda.so.1 answers no version: no preference of major");
+		dlclose(driver);
 		return 0;
 	}
 	lib->info.driver_version = version;

@@ -132,16 +132,18 @@ def _collect(tu, rec, own_files, result_enum, only_new=False):
                 rec.add_enum(enum, result_enum)
 
 
-def extract(headers, include_dirs, result_enum=None, ptds=False):
+def extract(headers, include_dirs, result_enum=None, variants=(), context=()):
     """Parses headers as C and returns the AbiRecords of the functions they
-    declare themselves (not those of headers they include), and the values
-    of result_enum wherever it is defined. With ptds, parses a second time
-    with CUDA_API_PER_THREAD_DEFAULT_STREAM=1 and adds the _ptds/_ptsz
-    names that the headers' macros then declare."""
+    declare themselves (not those of headers they include, nor the context
+    headers included before them), and the values of result_enum wherever
+    it is defined. Each variant (a -D definition) parses them again and adds
+    the names the headers' macros then declare: with
+    CUDA_API_PER_THREAD_DEFAULT_STREAM=1 the _ptds/_ptsz names, with cuda.h's
+    __CUDA_API_VERSION_INTERNAL the legacy names behind each _vN macro."""
     own_files = {h.rsplit("/", 1)[-1] for h in headers}
+    everything = list(context) + list(headers)
     rec = AbiRecords()
-    _collect(_parse(headers, include_dirs, ()), rec, own_files, result_enum)
-    if ptds:
-        _collect(_parse(headers, include_dirs, ("CUDA_API_PER_THREAD_DEFAULT_STREAM=1",)), rec,
-                 own_files, None, only_new=True)
+    _collect(_parse(everything, include_dirs, ()), rec, own_files, result_enum)
+    for define in variants:
+        _collect(_parse(everything, include_dirs, (define,)), rec, own_files, None, only_new=True)
     return rec

@@ -82,23 +82,28 @@ class Spec:
                               is the library's own
       include DIR...          repository folders to parse with (shims)
       ptds yes|no             also declare the per-thread-stream variants
+      variant DEFINE...       parse again with -DDEFINE, adding new names
+      context HEADER...       include these first, recording nothing of them
       adapter NAME...         a hand-written adapter may stand in when the
                               loaded major's ABI differs (see emit_c.py)
       result TYPE             the error enum the functions return
       handwritten NAME ...    exported wrapper written by hand
       custom_fallback NAME... fallback written by hand (probe outputs, strings)
       later_minors yes|no     see gating in gen_stubs.py
+      opaque yes|no           also export, without a prototype, what the real
+                              library exports and no header declares
     """
 
     def __init__(self, path):
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
-                       "adapter": [], "header": []}
+                       "adapter": [], "header": [], "variant": [], "context": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
                 if line:
                     key, rest = line[0], line[1:]
-                    if key in ("handwritten", "custom_fallback", "adapter", "header"):
+                    if key in ("handwritten", "custom_fallback", "adapter", "header", "variant",
+                               "context"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -107,10 +112,16 @@ class Spec:
         self.header = self.headers[0]
         # folders of the repository to parse with, before the CUDA headers
         self.includes = self.values.get("include", [])
-        self.ptds = self.values.get("ptds", ["no"])[0] == "yes"
+        self.variants = self.values.get("variant", [])
+        if self.values.get("ptds", ["no"])[0] == "yes":
+            self.variants = ["CUDA_API_PER_THREAD_DEFAULT_STREAM=1"] + self.variants
+        # included first, for types the headers name but do not include
+        self.context = self.values.get("context", [])
         self.adapters = set(self.values.get("adapter", []))
         self.result = self.values["result"][0]
         self.handwritten = set(self.values["handwritten"])
         self.custom_fallback = set(self.values["custom_fallback"])
         self.later_minors = self.values["later_minors"][0] == "yes"
         self.exports_prefix = self.values.get("exports", ["lib" + self.library])[0]
+        # forward the real library's exports that no header declares
+        self.opaque = self.values.get("opaque", ["yes"])[0] == "yes"

@@ -43,8 +43,12 @@ declare -A libdir=(
 declare -A soname=(
   [nvrtc-11.8]=libnvrtc.so.11.2 [nvrtc-12.4]=libnvrtc.so.12 [nvrtc-13.0]=libnvrtc.so.13
   [cudart-11.8]=libcudart.so.11.0 [cudart-12.4]=libcudart.so.12 [cudart-13.0]=libcudart.so.13
+  [cuda-12.4]=libcuda.so.1
 )
-libraries=(nvrtc cudart)
+libraries=(nvrtc cudart cuda)
+# The driver is not part of a toolkit: its export list comes from Debian's
+# driver 550, whose libcuda.so.1 supports CUDA 12.4.
+driver_dir=$fixtures/driver-550/usr/lib/x86_64-linux-gnu/nvidia/current
 
 # The version a header folder really holds, from cuda.h: 13.0 -> 13000.
 cuda_version() { awk '/^#define CUDA_VERSION / { print $3 }' "$1/cuda.h" 2>/dev/null; }
@@ -58,14 +62,19 @@ for lib in "${libraries[@]}"; do
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
     fi
-    name=${soname[$lib-$v]}
-    if [ -f "${libdir[$v]}/$name" ]; then
-      $gen exports "${libdir[$v]}/$name" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
+    name=${soname[$lib-$v]:-}
+    dir=${libdir[$v]}
+    [ "$lib" = cuda ] && dir=$driver_dir
+    [ -n "$name" ] || continue
+    if [ -f "$dir/$name" ]; then
+      $gen exports "$dir/$name" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
     else
-      echo "regenerate.sh: no ${libdir[$v]}/$name; lib$lib-$v.exports kept as committed" >&2
+      echo "regenerate.sh: no $dir/$name; lib$lib-$v.exports kept as committed" >&2
     fi
   done
-  $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$lib/generated"
+  folder=$lib
+  [ "$lib" = cuda ] && folder=cuda_driver # the design's name for the driver stub
+  $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$folder/generated"
 done
 
 # README.md quotes the generated ABI tables; keep the copy in step.

@@ -1,0 +1,26 @@
+/* What the driver stub's hand-written and generated halves share. */
+#ifndef CUDASTUB_CUDA_STUB_H
+#define CUDASTUB_CUDA_STUB_H
+
+/*
+ * With this defined, cuda.h declares every name the driver exports with its
+ * own prototype (the legacy name, each _vN, each _ptds/_ptsz) and maps none
+ * to another: what NVIDIA builds its own driver with. The compiler then
+ * checks every generated wrapper against NVIDIA's declaration of that very
+ * name, so a legacy name can never be defined with a _v2 prototype.
+ */
+#define __CUDA_API_VERSION_INTERNAL 1
+
+#include <cuda.h>
+#include <cudaProfiler.h>
+#include <cudaGL.h>
+#include <cudaEGL.h>
+#include <vdpau/vdpau.h>
+#include <cudaVDPAU.h>
+
+#include "loader.h"
+#include "cuda_generated.h"
+
+extern struct cudastub_library cudastub_cuda_library;
+
+#endif
