@@ -161,6 +161,9 @@ CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_library *lib);
 CUDASTUB_HIDDEN int cudastub_ldcache_each(const char *soname,
 					  int (*visit)(const char *path, void *ctx), void *ctx);
 
+/* loader_resolve_x86_64.S: see there. */
+CUDASTUB_HIDDEN void cudastub_asm_resolve(void);
+
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_library *lib);
 

@@ -23,6 +23,8 @@
 struct cli_library {
 	const char *name;     /* "cudart", "nvrtc" or "cuda" */
 	const char *env_path; /* the override variable, "CUDASTUB_NVRTC_PATH" */
+	/* whether its stub prefers the majors the driver supports (cudart) */
+	int driver_aware;
 	/* A copy of the stub's info; for a stub this command does not link,
 	 * state NOT_LINKED and everything else empty. */
 	cudastub_library_info info;

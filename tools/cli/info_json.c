@@ -4,9 +4,12 @@
  *    "libraries": [{"name", "state", "path", "major", "minor", "source",
  *                   "abi_major", "abi_minor", "error",
  *                   "tried": [{"source", "major", "path", "outcome"}],
- *                   "tried_dropped", "dlopen_calls"}]}
+ *                   "tried_dropped", "dlopen_calls",
+ *                   "driver_version", "choice"}]}
  * States and sources are the strings of cudastub_state_name() and
  * cudastub_source_name(); path and error are null when there is none.
+ * driver_version is the CUDA version the driver reported (12040), or 0;
+ * choice is why a major was preferred, or null (cudart only sets them).
  */
 #include "cli.h"
 #include "json.h"
@@ -42,6 +45,8 @@ static void write_library(struct json_writer *w, const struct cli_library *l)
 	json_array_end(w);
 	json_member_uint(w, "tried_dropped", info->attempts_dropped);
 	json_member_uint(w, "dlopen_calls", info->dlopen_calls);
+	json_member_int(w, "driver_version", info->driver_version);
+	json_member_string(w, "choice", info->choice);
 	json_object_end(w);
 }
 

@@ -47,6 +47,24 @@ static void attempts_table(FILE *out, const cudastub_library_info *info)
 	table_free(&t);
 }
 
+/* The driver the choice of major rested on, and why that major. */
+static void driver_line(FILE *out, const cudastub_library_info *info)
+{
+	if (info->driver_version > 0)
+		fprintf(out, "  driver: CUDA %d.%d (cuDriverGetVersion %d)",
+			info->driver_version / 1000, (info->driver_version % 1000) / 10,
+			info->driver_version);
+	else
+		fputs("  driver: none consulted (no libcuda.so.1 answered, or a pin or an "
+		      "override chose)",
+		      out);
+	if (info->choice) {
+		fputs("; ", out);
+		table_put_text(out, info->choice);
+	}
+	fputc('\n', out);
+}
+
 static void details(FILE *out, const struct cli_library *l)
 {
 	const cudastub_library_info *info = &l->info;
@@ -61,6 +79,8 @@ static void details(FILE *out, const struct cli_library *l)
 		table_put_text(out, info->error ? info->error : "no library loaded");
 	}
 	fputc('\n', out);
+	if (l->driver_aware && info->state != CUDASTUB_STATE_NOT_TRIED)
+		driver_line(out, info);
 	fprintf(out, "  tried %u candidate%s, %lu dlopen call%s\n",
 		info->attempt_count + info->attempts_dropped,
 		info->attempt_count + info->attempts_dropped == 1 ? "" : "s", info->dlopen_calls,

@@ -105,23 +105,11 @@ def emit(spec, abi, rows, names, header_note):
         fn = abi.functions[n]
         ret, params = _split_decl(n, fn["decl"])
         params, args = _rename_params(params)
-        call = ", ".join(args)
         typ = "%s_fn" % n
         out.append("")
         out.append("/* %s */" % n)
         if n not in spec.adapters:  # adapters' types are in the header
             out.append("typedef %s (*%s)(%s);" % (ret, typ, params))
-        out.append("static %s %s_resolve(%s);" % (ret, n, params))
-        out.append("static _Atomic(%s) %s_slot = %s_resolve;" % (typ, n, n))
-        load = "atomic_load_explicit(&%s_slot, memory_order_acquire)(%s)" % (n, call)
-        if n in spec.handwritten:
-            # the hand-written export calls this after its own checks
-            out.append("%s cudastub_%s_forward_%s(%s)" % (ret, lib, n, params))
-        else:
-            out.append("CUDASTUB_EXPORT %s %s(%s)" % (ret, n, params))
-        out.append("{")
-        out.append("\t%s%s;" % ("" if ret == "void" else "return ", load))
-        out.append("}")
         if n in spec.custom_fallback:
             fallback = "cudastub_%s_fallback_%s" % (lib, n)
         else:
@@ -130,19 +118,19 @@ def emit(spec, abi, rows, names, header_note):
             out.append("{")
             out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
             out.append("}")
-        out.append("static %s %s_resolve(%s)" % (ret, n, params))
-        out.append("{")
-        out.append("\t%s fn = (%s)cudastub_loader_bind(&cudastub_%s_library," % (typ, typ, lib))
-        out.append("\t\t\t\t\t\t&cudastub_%s_functions[F_%s]);" % (lib, n))
-        out.append("")
+        choose = ["\t%s fn = (%s)cudastub_loader_bind(&cudastub_%s_library," % (typ, typ, lib),
+                  "\t\t\t\t\t\t&cudastub_%s_functions[F_%s]);" % (lib, n), ""]
         if n in spec.adapters:
-            out.append("\tif (!fn)")
-            out.append("\t\tfn = cudastub_%s_adapt_%s();" % (lib, n))
-        out.append("\tif (!fn)")
-        out.append("\t\tfn = %s;" % fallback)
-        out.append("\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n)
-        out.append("\t%sfn(%s);" % ("" if ret == "void" else "return ", call))
-        out.append("}")
+            choose += ["\tif (!fn)", "\t\tfn = cudastub_%s_adapt_%s();" % (lib, n)]
+        choose += ["\tif (!fn)", "\t\tfn = %s;" % fallback]
+        if needs_asm(fn["abi"]) and n not in spec.handwritten:
+            out.append("#if defined(__x86_64__)")
+            out += _asm_forwarded(lib, n, choose)
+            out.append("#else")
+            out += _c_forwarded(spec, lib, n, ret, params, args, choose)
+            out.append("#endif")
+        else:
+            out += _c_forwarded(spec, lib, n, ret, params, args, choose)
     out.append("")
     out.append("/* The names of %s's values in the CUDA %d.%d headers. */" % (spec.result, abi.major, abi.minor))
     out.append("const char *cudastub_%s_result_name(int code)" % lib)
@@ -159,6 +147,82 @@ def emit(spec, abi, rows, names, header_note):
     out.append("}")
     out.append("")
     return "\n".join(out)
+
+
+def _c_forwarded(spec, lib, n, ret, params, args, choose):
+    """The C wrapper: a load of the slot and a call gcc turns into a tail
+    jump, and a resolver with the same prototype."""
+    call = ", ".join(args)
+    typ = "%s_fn" % n
+    out = ["static %s %s_resolve(%s);" % (ret, n, params),
+           "static _Atomic(%s) %s_slot = %s_resolve;" % (typ, n, n)]
+    load = "atomic_load_explicit(&%s_slot, memory_order_acquire)(%s)" % (n, call)
+    if n in spec.handwritten:
+        # the hand-written export calls this after its own checks
+        out.append("%s cudastub_%s_forward_%s(%s)" % (ret, lib, n, params))
+    else:
+        out.append("CUDASTUB_EXPORT %s %s(%s)" % (ret, n, params))
+    out += ["{", "\t%s%s;" % ("" if ret == "void" else "return ", load), "}"]
+    out += ["static %s %s_resolve(%s)" % (ret, n, params), "{"] + choose
+    out.append("\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n)
+    out.append("\t%sfn(%s);" % ("" if ret == "void" else "return ", call))
+    out.append("}")
+    return out
+
+
+def _asm_forwarded(lib, n, choose):
+    """The export in assembly: `jmp *slot(%rip)`, the slot starting at a
+    stub that hands the bind function to cudastub_asm_resolve
+    (stubs/common/loader_resolve_x86_64.S)."""
+    slot, resolve, bind = ("cudastub_%s_%s_%s" % (lib, what, n) for what in ("slot", "resolve", "bind"))
+    out = ["extern char %s[] CUDASTUB_HIDDEN;" % resolve,
+           "CUDASTUB_HIDDEN _Atomic(void *) %s = %s;" % (slot, resolve),
+           "CUDASTUB_HIDDEN void *%s(void);" % bind,
+           "void *%s(void)" % bind, "{"] + choose
+    out += ["\tatomic_store_explicit(&%s, (void *)fn, memory_order_release);" % slot,
+            "\treturn (void *)fn;", "}"]
+    out += _asm_block(n, slot, resolve, bind)
+    return out
+
+
+def _asm_block(n, slot, resolve, bind):
+    # push/popsection: the compiler's idea of the current section stays true
+    lines = ["\t.pushsection .text", "\t.p2align 4", "\t.globl %s" % n, "\t.type %s, @function" % n,
+             "%s:" % n, "\tjmp *%s(%%rip)" % slot, "\t.size %s, .-%s" % (n, n),
+             "\t.p2align 4", "\t.hidden %s" % resolve, "\t.type %s, @function" % resolve,
+             "%s:" % resolve, "\tlea %s(%%rip), %%r11" % bind, "\tjmp cudastub_asm_resolve",
+             "\t.size %s, .-%s" % (resolve, resolve), "\t.popsection"]
+    return ["__asm__("] + ["\t\"%s\\n\"" % l for l in lines] + [");"]
+
+
+def _split_top(text):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "(["
+        depth -= ch in ")]"
+        cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def needs_asm(abi):
+    """Whether gcc may not compile a C forwarder to a bare tail jump: more
+    than six integer arguments (the rest go on the stack), a struct passed
+    or returned by value, or floating-point arguments past xmm7. The
+    exports test checks every wrapper's instructions either way."""
+    ret, _, rest = abi.partition("(")
+    params = _split_top(rest[:rest.rindex(")")])
+    if params == ["void"]:
+        params = []
+    by_value = lambda t: t.startswith(("struct ", "union ")) and "*" not in t
+    floats = [t for t in params if t in ("float", "double")]
+    ints = [t for t in params if t not in floats]
+    return len(ints) > 6 or len(floats) > 8 or any(by_value(t) for t in params) or by_value(ret.strip())
 
 
 def _mask(majors):
@@ -199,18 +263,13 @@ def emit_declarations(spec, abi, header_note):
     return "\n".join(out)
 
 
-_SAVED = ["rdi", "rsi", "rdx", "rcx", "r8", "r9", "rax", "r10"]
-
-
 def emit_opaque(spec, names, rows, header_note):
     """Forwarders for exports no header declares. With no prototype there is
-    nothing C can say about the arguments, so the exported symbol is one
-    `jmp *slot(%rip)`, and the slot starts at a resolver that saves every
-    argument register (integer, vector and %al for variadic callers), asks
-    the loader, restores them and jumps. x86-64 only; elsewhere these few
-    names are not exported."""
+    nothing C can say about the arguments, so each export is one
+    `jmp *slot(%rip)`, resolved by the register-preserving
+    cudastub_asm_resolve. x86-64 only; elsewhere these few names are not
+    exported."""
     lib = spec.library
-    pre = "cudastub_%s_opaque" % lib
     out = [header_note, ""]
     out.append("#define _GNU_SOURCE")
     out.append("#include <stdatomic.h>")
@@ -225,53 +284,17 @@ def emit_opaque(spec, names, rows, header_note):
         out.append("\t{ \"%s\", %s, %s, %s }," % (n, _mask(same), _mask(later), _mask(other)))
     out.append("};")
     out.append("")
-    for i, n in enumerate(names):
-        out.append("extern char %s_resolve_%d[] CUDASTUB_HIDDEN;" % (pre, i))
-    out.append("")
-    out.append("CUDASTUB_HIDDEN _Atomic(void *) %s_slots[] = {" % pre)
-    for i, n in enumerate(names):
-        out.append("\t%s_resolve_%d, /* %s */" % (pre, i, n))
-    out.append("};")
-    out.append("")
     out.append("/* Returns as every stub function does when it cannot forward. */")
     out.append("static int opaque_unavailable(void)")
     out.append("{")
     out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[0]);" % lib)
     out.append("}")
-    out.append("")
-    out.append("CUDASTUB_HIDDEN void *%s_bind(unsigned i);" % pre)
-    out.append("void *%s_bind(unsigned i)" % pre)
-    out.append("{")
-    out.append("\tvoid *fn = cudastub_loader_bind(&cudastub_%s_library, &opaque_rows[i]);" % lib)
-    out.append("")
-    out.append("\tif (!fn)")
-    out.append("\t\tfn = (void *)opaque_unavailable;")
-    out.append("\tatomic_store_explicit(&%s_slots[i], fn, memory_order_release);" % pre)
-    out.append("\treturn fn;")
-    out.append("}")
-    out.append("")
-    asm = ["\t.text"]
     for i, n in enumerate(names):
-        asm += ["\t.p2align 4", "\t.globl %s" % n, "\t.type %s, @function" % n, "%s:" % n,
-                "\tjmp *%s_slots+%d(%%rip)" % (pre, 8 * i), "\t.size %s, .-%s" % (n, n),
-                "\t.p2align 4", "\t.hidden %s_resolve_%d" % (pre, i),
-                "\t.type %s_resolve_%d, @function" % (pre, i), "%s_resolve_%d:" % (pre, i),
-                "\tmov $%d, %%r11d" % i, "\tjmp %s_resolve" % pre]
-    # entry: %rsp is 8 mod 16; rbp + 8 pushes + 128 bytes keep the call aligned
-    asm += ["\t.p2align 4", "\t.type %s_resolve, @function" % pre, "%s_resolve:" % pre,
-            "\tpush %rbp", "\tmov %rsp, %rbp"]
-    asm += ["\tpush %%%s" % r for r in _SAVED]
-    asm += ["\tsub $128, %rsp"]
-    asm += ["\tmovdqu %%xmm%d, %d(%%rsp)" % (k, 16 * k) for k in range(8)]
-    asm += ["\tmov %r11d, %edi", "\tcall %s_bind" % pre, "\tmov %rax, %r11"]
-    asm += ["\tmovdqu %d(%%rsp), %%xmm%d" % (16 * k, k) for k in range(8)]
-    asm += ["\tadd $128, %rsp"]
-    asm += ["\tpop %%%s" % r for r in reversed(_SAVED)]
-    asm += ["\tpop %rbp", "\tjmp *%r11"]
-    out.append("__asm__(")
-    for line in asm:
-        out.append("\t\"%s\\n\"" % line)
-    out.append(");")
+        out.append("")
+        out.append("/* %s */" % n)
+        choose = ["\tvoid *fn = cudastub_loader_bind(&cudastub_%s_library, &opaque_rows[%d]);" % (lib, i),
+                  "", "\tif (!fn)", "\t\tfn = (void *)opaque_unavailable;"]
+        out += _asm_forwarded(lib, n, choose)
     out.append("")
     out.append("#endif /* __x86_64__ */")
     out.append("")

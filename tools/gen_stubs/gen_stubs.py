@@ -111,7 +111,16 @@ def cmd_stubs(args):
         header = note("stubs", sources + " (CUDA %d.%d ABI)" % (build.major, build.minor))
         # exports of the real library no header declares: forwarded blind
         opaque = sorted(exports.get(build.major, set()) - set(build.functions)) if spec.opaque else []
-        opaque_rows = {n: ({a.major for a in abis if n in exports.get(a.major, ())}, set(), set())
+        # Without a prototype there is no ABI to compare, so an export goes
+        # only to a major that also exports it without declaring it (the
+        # runtime's private registration entry points). A major whose
+        # headers declare the name has given it a prototype of its own,
+        # which this build cannot check: never called (the legacy
+        # three-output cudaStreamGetCaptureInfo of 12 is a 7-argument
+        # function in 13).
+        opaque_rows = {n: ({a.major for a in abis
+                            if n in exports.get(a.major, ()) and n not in a.functions},
+                           set(), {a.major for a in abis if n in a.functions})
                        for n in opaque}
         write(os.path.join(outdir, "%s_wrappers.c" % spec.library),
               emit_c.emit(spec, build, rows, build.enums, header))

@@ -643,18 +643,18 @@ const struct cudastub_function cudastub_cuda_functions[] = {
 
 /* cuArray3DCreate */
 typedef CUresult (*cuArray3DCreate_fn)(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1);
-static CUresult cuArray3DCreate_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1);
-static _Atomic(cuArray3DCreate_fn) cuArray3DCreate_slot = cuArray3DCreate_resolve;
-CUDASTUB_EXPORT CUresult cuArray3DCreate(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
-{
-	return atomic_load_explicit(&cuArray3DCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArray3DCreate_unavailable(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArray3DCreate]);
+}
+static CUresult cuArray3DCreate_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1);
+static _Atomic(cuArray3DCreate_fn) cuArray3DCreate_slot = cuArray3DCreate_resolve;
+CUDASTUB_EXPORT CUresult cuArray3DCreate(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
+{
+	return atomic_load_explicit(&cuArray3DCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArray3DCreate_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)
 {
@@ -669,18 +669,18 @@ static CUresult cuArray3DCreate_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPT
 
 /* cuArray3DCreate_v2 */
 typedef CUresult (*cuArray3DCreate_v2_fn)(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1);
-static CUresult cuArray3DCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1);
-static _Atomic(cuArray3DCreate_v2_fn) cuArray3DCreate_v2_slot = cuArray3DCreate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuArray3DCreate_v2(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1)
-{
-	return atomic_load_explicit(&cuArray3DCreate_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArray3DCreate_v2_unavailable(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArray3DCreate_v2]);
+}
+static CUresult cuArray3DCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1);
+static _Atomic(cuArray3DCreate_v2_fn) cuArray3DCreate_v2_slot = cuArray3DCreate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuArray3DCreate_v2(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1)
+{
+	return atomic_load_explicit(&cuArray3DCreate_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArray3DCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1)
 {
@@ -695,18 +695,18 @@ static CUresult cuArray3DCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCR
 
 /* cuArray3DGetDescriptor */
 typedef CUresult (*cuArray3DGetDescriptor_fn)(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1);
-static CUresult cuArray3DGetDescriptor_resolve(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1);
-static _Atomic(cuArray3DGetDescriptor_fn) cuArray3DGetDescriptor_slot = cuArray3DGetDescriptor_resolve;
-CUDASTUB_EXPORT CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
-{
-	return atomic_load_explicit(&cuArray3DGetDescriptor_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArray3DGetDescriptor_unavailable(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArray3DGetDescriptor]);
+}
+static CUresult cuArray3DGetDescriptor_resolve(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1);
+static _Atomic(cuArray3DGetDescriptor_fn) cuArray3DGetDescriptor_slot = cuArray3DGetDescriptor_resolve;
+CUDASTUB_EXPORT CUresult cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
+{
+	return atomic_load_explicit(&cuArray3DGetDescriptor_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArray3DGetDescriptor_resolve(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, CUarray a1)
 {
@@ -721,18 +721,18 @@ static CUresult cuArray3DGetDescriptor_resolve(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, C
 
 /* cuArray3DGetDescriptor_v2 */
 typedef CUresult (*cuArray3DGetDescriptor_v2_fn)(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1);
-static CUresult cuArray3DGetDescriptor_v2_resolve(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1);
-static _Atomic(cuArray3DGetDescriptor_v2_fn) cuArray3DGetDescriptor_v2_slot = cuArray3DGetDescriptor_v2_resolve;
-CUDASTUB_EXPORT CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1)
-{
-	return atomic_load_explicit(&cuArray3DGetDescriptor_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArray3DGetDescriptor_v2_unavailable(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArray3DGetDescriptor_v2]);
+}
+static CUresult cuArray3DGetDescriptor_v2_resolve(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1);
+static _Atomic(cuArray3DGetDescriptor_v2_fn) cuArray3DGetDescriptor_v2_slot = cuArray3DGetDescriptor_v2_resolve;
+CUDASTUB_EXPORT CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1)
+{
+	return atomic_load_explicit(&cuArray3DGetDescriptor_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArray3DGetDescriptor_v2_resolve(CUDA_ARRAY3D_DESCRIPTOR *a0, CUarray a1)
 {
@@ -747,18 +747,18 @@ static CUresult cuArray3DGetDescriptor_v2_resolve(CUDA_ARRAY3D_DESCRIPTOR *a0, C
 
 /* cuArrayCreate */
 typedef CUresult (*cuArrayCreate_fn)(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1);
-static CUresult cuArrayCreate_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1);
-static _Atomic(cuArrayCreate_fn) cuArrayCreate_slot = cuArrayCreate_resolve;
-CUDASTUB_EXPORT CUresult cuArrayCreate(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
-{
-	return atomic_load_explicit(&cuArrayCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArrayCreate_unavailable(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayCreate]);
+}
+static CUresult cuArrayCreate_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1);
+static _Atomic(cuArrayCreate_fn) cuArrayCreate_slot = cuArrayCreate_resolve;
+CUDASTUB_EXPORT CUresult cuArrayCreate(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
+{
+	return atomic_load_explicit(&cuArrayCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArrayCreate_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1)
 {
@@ -773,18 +773,18 @@ static CUresult cuArrayCreate_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v
 
 /* cuArrayCreate_v2 */
 typedef CUresult (*cuArrayCreate_v2_fn)(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1);
-static CUresult cuArrayCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1);
-static _Atomic(cuArrayCreate_v2_fn) cuArrayCreate_v2_slot = cuArrayCreate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuArrayCreate_v2(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1)
-{
-	return atomic_load_explicit(&cuArrayCreate_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArrayCreate_v2_unavailable(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayCreate_v2]);
+}
+static CUresult cuArrayCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1);
+static _Atomic(cuArrayCreate_v2_fn) cuArrayCreate_v2_slot = cuArrayCreate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuArrayCreate_v2(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1)
+{
+	return atomic_load_explicit(&cuArrayCreate_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArrayCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR *a1)
 {
@@ -799,17 +799,17 @@ static CUresult cuArrayCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTO
 
 /* cuArrayDestroy */
 typedef CUresult (*cuArrayDestroy_fn)(CUarray a0);
-static CUresult cuArrayDestroy_resolve(CUarray a0);
-static _Atomic(cuArrayDestroy_fn) cuArrayDestroy_slot = cuArrayDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuArrayDestroy(CUarray a0)
-{
-	return atomic_load_explicit(&cuArrayDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuArrayDestroy_unavailable(CUarray a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayDestroy]);
+}
+static CUresult cuArrayDestroy_resolve(CUarray a0);
+static _Atomic(cuArrayDestroy_fn) cuArrayDestroy_slot = cuArrayDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuArrayDestroy(CUarray a0)
+{
+	return atomic_load_explicit(&cuArrayDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuArrayDestroy_resolve(CUarray a0)
 {
@@ -824,18 +824,18 @@ static CUresult cuArrayDestroy_resolve(CUarray a0)
 
 /* cuArrayGetDescriptor */
 typedef CUresult (*cuArrayGetDescriptor_fn)(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1);
-static CUresult cuArrayGetDescriptor_resolve(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1);
-static _Atomic(cuArrayGetDescriptor_fn) cuArrayGetDescriptor_slot = cuArrayGetDescriptor_resolve;
-CUDASTUB_EXPORT CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
-{
-	return atomic_load_explicit(&cuArrayGetDescriptor_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArrayGetDescriptor_unavailable(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayGetDescriptor]);
+}
+static CUresult cuArrayGetDescriptor_resolve(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1);
+static _Atomic(cuArrayGetDescriptor_fn) cuArrayGetDescriptor_slot = cuArrayGetDescriptor_resolve;
+CUDASTUB_EXPORT CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
+{
+	return atomic_load_explicit(&cuArrayGetDescriptor_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArrayGetDescriptor_resolve(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarray a1)
 {
@@ -850,18 +850,18 @@ static CUresult cuArrayGetDescriptor_resolve(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarr
 
 /* cuArrayGetDescriptor_v2 */
 typedef CUresult (*cuArrayGetDescriptor_v2_fn)(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1);
-static CUresult cuArrayGetDescriptor_v2_resolve(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1);
-static _Atomic(cuArrayGetDescriptor_v2_fn) cuArrayGetDescriptor_v2_slot = cuArrayGetDescriptor_v2_resolve;
-CUDASTUB_EXPORT CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1)
-{
-	return atomic_load_explicit(&cuArrayGetDescriptor_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArrayGetDescriptor_v2_unavailable(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayGetDescriptor_v2]);
+}
+static CUresult cuArrayGetDescriptor_v2_resolve(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1);
+static _Atomic(cuArrayGetDescriptor_v2_fn) cuArrayGetDescriptor_v2_slot = cuArrayGetDescriptor_v2_resolve;
+CUDASTUB_EXPORT CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1)
+{
+	return atomic_load_explicit(&cuArrayGetDescriptor_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArrayGetDescriptor_v2_resolve(CUDA_ARRAY_DESCRIPTOR *a0, CUarray a1)
 {
@@ -876,12 +876,6 @@ static CUresult cuArrayGetDescriptor_v2_resolve(CUDA_ARRAY_DESCRIPTOR *a0, CUarr
 
 /* cuArrayGetMemoryRequirements */
 typedef CUresult (*cuArrayGetMemoryRequirements_fn)(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUarray a1, CUdevice a2);
-static CUresult cuArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUarray a1, CUdevice a2);
-static _Atomic(cuArrayGetMemoryRequirements_fn) cuArrayGetMemoryRequirements_slot = cuArrayGetMemoryRequirements_resolve;
-CUDASTUB_EXPORT CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUarray a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuArrayGetMemoryRequirements_unavailable(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUarray a1, CUdevice a2)
 {
 	(void)a0;
@@ -889,6 +883,12 @@ static CUresult cuArrayGetMemoryRequirements_unavailable(CUDA_ARRAY_MEMORY_REQUI
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayGetMemoryRequirements]);
+}
+static CUresult cuArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUarray a1, CUdevice a2);
+static _Atomic(cuArrayGetMemoryRequirements_fn) cuArrayGetMemoryRequirements_slot = cuArrayGetMemoryRequirements_resolve;
+CUDASTUB_EXPORT CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUarray a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUarray a1, CUdevice a2)
 {
@@ -903,12 +903,6 @@ static CUresult cuArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREME
 
 /* cuArrayGetPlane */
 typedef CUresult (*cuArrayGetPlane_fn)(CUarray *a0, CUarray a1, unsigned int a2);
-static CUresult cuArrayGetPlane_resolve(CUarray *a0, CUarray a1, unsigned int a2);
-static _Atomic(cuArrayGetPlane_fn) cuArrayGetPlane_slot = cuArrayGetPlane_resolve;
-CUDASTUB_EXPORT CUresult cuArrayGetPlane(CUarray *a0, CUarray a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuArrayGetPlane_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuArrayGetPlane_unavailable(CUarray *a0, CUarray a1, unsigned int a2)
 {
 	(void)a0;
@@ -916,6 +910,12 @@ static CUresult cuArrayGetPlane_unavailable(CUarray *a0, CUarray a1, unsigned in
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayGetPlane]);
+}
+static CUresult cuArrayGetPlane_resolve(CUarray *a0, CUarray a1, unsigned int a2);
+static _Atomic(cuArrayGetPlane_fn) cuArrayGetPlane_slot = cuArrayGetPlane_resolve;
+CUDASTUB_EXPORT CUresult cuArrayGetPlane(CUarray *a0, CUarray a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuArrayGetPlane_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuArrayGetPlane_resolve(CUarray *a0, CUarray a1, unsigned int a2)
 {
@@ -930,18 +930,18 @@ static CUresult cuArrayGetPlane_resolve(CUarray *a0, CUarray a1, unsigned int a2
 
 /* cuArrayGetSparseProperties */
 typedef CUresult (*cuArrayGetSparseProperties_fn)(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUarray a1);
-static CUresult cuArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUarray a1);
-static _Atomic(cuArrayGetSparseProperties_fn) cuArrayGetSparseProperties_slot = cuArrayGetSparseProperties_resolve;
-CUDASTUB_EXPORT CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUarray a1)
-{
-	return atomic_load_explicit(&cuArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuArrayGetSparseProperties_unavailable(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUarray a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuArrayGetSparseProperties]);
+}
+static CUresult cuArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUarray a1);
+static _Atomic(cuArrayGetSparseProperties_fn) cuArrayGetSparseProperties_slot = cuArrayGetSparseProperties_resolve;
+CUDASTUB_EXPORT CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUarray a1)
+{
+	return atomic_load_explicit(&cuArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUarray a1)
 {
@@ -956,12 +956,6 @@ static CUresult cuArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES 
 
 /* cuCoredumpGetAttribute */
 typedef CUresult (*cuCoredumpGetAttribute_fn)(CUcoredumpSettings a0, void *a1, size_t *a2);
-static CUresult cuCoredumpGetAttribute_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
-static _Atomic(cuCoredumpGetAttribute_fn) cuCoredumpGetAttribute_slot = cuCoredumpGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuCoredumpGetAttribute(CUcoredumpSettings a0, void *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuCoredumpGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuCoredumpGetAttribute_unavailable(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
 	(void)a0;
@@ -969,6 +963,12 @@ static CUresult cuCoredumpGetAttribute_unavailable(CUcoredumpSettings a0, void *
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCoredumpGetAttribute]);
+}
+static CUresult cuCoredumpGetAttribute_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
+static _Atomic(cuCoredumpGetAttribute_fn) cuCoredumpGetAttribute_slot = cuCoredumpGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuCoredumpGetAttribute(CUcoredumpSettings a0, void *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuCoredumpGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuCoredumpGetAttribute_resolve(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
@@ -983,12 +983,6 @@ static CUresult cuCoredumpGetAttribute_resolve(CUcoredumpSettings a0, void *a1, 
 
 /* cuCoredumpGetAttributeGlobal */
 typedef CUresult (*cuCoredumpGetAttributeGlobal_fn)(CUcoredumpSettings a0, void *a1, size_t *a2);
-static CUresult cuCoredumpGetAttributeGlobal_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
-static _Atomic(cuCoredumpGetAttributeGlobal_fn) cuCoredumpGetAttributeGlobal_slot = cuCoredumpGetAttributeGlobal_resolve;
-CUDASTUB_EXPORT CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings a0, void *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuCoredumpGetAttributeGlobal_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuCoredumpGetAttributeGlobal_unavailable(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
 	(void)a0;
@@ -996,6 +990,12 @@ static CUresult cuCoredumpGetAttributeGlobal_unavailable(CUcoredumpSettings a0, 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCoredumpGetAttributeGlobal]);
+}
+static CUresult cuCoredumpGetAttributeGlobal_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
+static _Atomic(cuCoredumpGetAttributeGlobal_fn) cuCoredumpGetAttributeGlobal_slot = cuCoredumpGetAttributeGlobal_resolve;
+CUDASTUB_EXPORT CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings a0, void *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuCoredumpGetAttributeGlobal_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuCoredumpGetAttributeGlobal_resolve(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
@@ -1010,12 +1010,6 @@ static CUresult cuCoredumpGetAttributeGlobal_resolve(CUcoredumpSettings a0, void
 
 /* cuCoredumpSetAttribute */
 typedef CUresult (*cuCoredumpSetAttribute_fn)(CUcoredumpSettings a0, void *a1, size_t *a2);
-static CUresult cuCoredumpSetAttribute_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
-static _Atomic(cuCoredumpSetAttribute_fn) cuCoredumpSetAttribute_slot = cuCoredumpSetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuCoredumpSetAttribute(CUcoredumpSettings a0, void *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuCoredumpSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuCoredumpSetAttribute_unavailable(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
 	(void)a0;
@@ -1023,6 +1017,12 @@ static CUresult cuCoredumpSetAttribute_unavailable(CUcoredumpSettings a0, void *
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCoredumpSetAttribute]);
+}
+static CUresult cuCoredumpSetAttribute_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
+static _Atomic(cuCoredumpSetAttribute_fn) cuCoredumpSetAttribute_slot = cuCoredumpSetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuCoredumpSetAttribute(CUcoredumpSettings a0, void *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuCoredumpSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuCoredumpSetAttribute_resolve(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
@@ -1037,12 +1037,6 @@ static CUresult cuCoredumpSetAttribute_resolve(CUcoredumpSettings a0, void *a1, 
 
 /* cuCoredumpSetAttributeGlobal */
 typedef CUresult (*cuCoredumpSetAttributeGlobal_fn)(CUcoredumpSettings a0, void *a1, size_t *a2);
-static CUresult cuCoredumpSetAttributeGlobal_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
-static _Atomic(cuCoredumpSetAttributeGlobal_fn) cuCoredumpSetAttributeGlobal_slot = cuCoredumpSetAttributeGlobal_resolve;
-CUDASTUB_EXPORT CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings a0, void *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuCoredumpSetAttributeGlobal_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuCoredumpSetAttributeGlobal_unavailable(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
 	(void)a0;
@@ -1050,6 +1044,12 @@ static CUresult cuCoredumpSetAttributeGlobal_unavailable(CUcoredumpSettings a0, 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCoredumpSetAttributeGlobal]);
+}
+static CUresult cuCoredumpSetAttributeGlobal_resolve(CUcoredumpSettings a0, void *a1, size_t *a2);
+static _Atomic(cuCoredumpSetAttributeGlobal_fn) cuCoredumpSetAttributeGlobal_slot = cuCoredumpSetAttributeGlobal_resolve;
+CUDASTUB_EXPORT CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings a0, void *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuCoredumpSetAttributeGlobal_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuCoredumpSetAttributeGlobal_resolve(CUcoredumpSettings a0, void *a1, size_t *a2)
 {
@@ -1064,18 +1064,18 @@ static CUresult cuCoredumpSetAttributeGlobal_resolve(CUcoredumpSettings a0, void
 
 /* cuCtxAttach */
 typedef CUresult (*cuCtxAttach_fn)(CUcontext *a0, unsigned int a1);
-static CUresult cuCtxAttach_resolve(CUcontext *a0, unsigned int a1);
-static _Atomic(cuCtxAttach_fn) cuCtxAttach_slot = cuCtxAttach_resolve;
-CUDASTUB_EXPORT CUresult cuCtxAttach(CUcontext *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuCtxAttach_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxAttach_unavailable(CUcontext *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxAttach]);
+}
+static CUresult cuCtxAttach_resolve(CUcontext *a0, unsigned int a1);
+static _Atomic(cuCtxAttach_fn) cuCtxAttach_slot = cuCtxAttach_resolve;
+CUDASTUB_EXPORT CUresult cuCtxAttach(CUcontext *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuCtxAttach_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxAttach_resolve(CUcontext *a0, unsigned int a1)
 {
@@ -1090,12 +1090,6 @@ static CUresult cuCtxAttach_resolve(CUcontext *a0, unsigned int a1)
 
 /* cuCtxCreate */
 typedef CUresult (*cuCtxCreate_fn)(CUcontext *a0, unsigned int a1, CUdevice a2);
-static CUresult cuCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
-static _Atomic(cuCtxCreate_fn) cuCtxCreate_slot = cuCtxCreate_resolve;
-CUDASTUB_EXPORT CUresult cuCtxCreate(CUcontext *a0, unsigned int a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuCtxCreate_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuCtxCreate_unavailable(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
 	(void)a0;
@@ -1103,6 +1097,12 @@ static CUresult cuCtxCreate_unavailable(CUcontext *a0, unsigned int a1, CUdevice
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxCreate]);
+}
+static CUresult cuCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
+static _Atomic(cuCtxCreate_fn) cuCtxCreate_slot = cuCtxCreate_resolve;
+CUDASTUB_EXPORT CUresult cuCtxCreate(CUcontext *a0, unsigned int a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuCtxCreate_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
@@ -1117,12 +1117,6 @@ static CUresult cuCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2)
 
 /* cuCtxCreate_v2 */
 typedef CUresult (*cuCtxCreate_v2_fn)(CUcontext *a0, unsigned int a1, CUdevice a2);
-static CUresult cuCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
-static _Atomic(cuCtxCreate_v2_fn) cuCtxCreate_v2_slot = cuCtxCreate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuCtxCreate_v2(CUcontext *a0, unsigned int a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuCtxCreate_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuCtxCreate_v2_unavailable(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
 	(void)a0;
@@ -1130,6 +1124,12 @@ static CUresult cuCtxCreate_v2_unavailable(CUcontext *a0, unsigned int a1, CUdev
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxCreate_v2]);
+}
+static CUresult cuCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
+static _Atomic(cuCtxCreate_v2_fn) cuCtxCreate_v2_slot = cuCtxCreate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuCtxCreate_v2(CUcontext *a0, unsigned int a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuCtxCreate_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
@@ -1144,12 +1144,6 @@ static CUresult cuCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice 
 
 /* cuCtxCreate_v3 */
 typedef CUresult (*cuCtxCreate_v3_fn)(CUcontext *a0, CUexecAffinityParam *a1, int a2, unsigned int a3, CUdevice a4);
-static CUresult cuCtxCreate_v3_resolve(CUcontext *a0, CUexecAffinityParam *a1, int a2, unsigned int a3, CUdevice a4);
-static _Atomic(cuCtxCreate_v3_fn) cuCtxCreate_v3_slot = cuCtxCreate_v3_resolve;
-CUDASTUB_EXPORT CUresult cuCtxCreate_v3(CUcontext *a0, CUexecAffinityParam *a1, int a2, unsigned int a3, CUdevice a4)
-{
-	return atomic_load_explicit(&cuCtxCreate_v3_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuCtxCreate_v3_unavailable(CUcontext *a0, CUexecAffinityParam *a1, int a2, unsigned int a3, CUdevice a4)
 {
 	(void)a0;
@@ -1159,6 +1153,12 @@ static CUresult cuCtxCreate_v3_unavailable(CUcontext *a0, CUexecAffinityParam *a
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxCreate_v3]);
+}
+static CUresult cuCtxCreate_v3_resolve(CUcontext *a0, CUexecAffinityParam *a1, int a2, unsigned int a3, CUdevice a4);
+static _Atomic(cuCtxCreate_v3_fn) cuCtxCreate_v3_slot = cuCtxCreate_v3_resolve;
+CUDASTUB_EXPORT CUresult cuCtxCreate_v3(CUcontext *a0, CUexecAffinityParam *a1, int a2, unsigned int a3, CUdevice a4)
+{
+	return atomic_load_explicit(&cuCtxCreate_v3_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuCtxCreate_v3_resolve(CUcontext *a0, CUexecAffinityParam *a1, int a2, unsigned int a3, CUdevice a4)
 {
@@ -1173,17 +1173,17 @@ static CUresult cuCtxCreate_v3_resolve(CUcontext *a0, CUexecAffinityParam *a1, i
 
 /* cuCtxDestroy */
 typedef CUresult (*cuCtxDestroy_fn)(CUcontext a0);
-static CUresult cuCtxDestroy_resolve(CUcontext a0);
-static _Atomic(cuCtxDestroy_fn) cuCtxDestroy_slot = cuCtxDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuCtxDestroy(CUcontext a0)
-{
-	return atomic_load_explicit(&cuCtxDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxDestroy_unavailable(CUcontext a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxDestroy]);
+}
+static CUresult cuCtxDestroy_resolve(CUcontext a0);
+static _Atomic(cuCtxDestroy_fn) cuCtxDestroy_slot = cuCtxDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuCtxDestroy(CUcontext a0)
+{
+	return atomic_load_explicit(&cuCtxDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxDestroy_resolve(CUcontext a0)
 {
@@ -1198,17 +1198,17 @@ static CUresult cuCtxDestroy_resolve(CUcontext a0)
 
 /* cuCtxDestroy_v2 */
 typedef CUresult (*cuCtxDestroy_v2_fn)(CUcontext a0);
-static CUresult cuCtxDestroy_v2_resolve(CUcontext a0);
-static _Atomic(cuCtxDestroy_v2_fn) cuCtxDestroy_v2_slot = cuCtxDestroy_v2_resolve;
-CUDASTUB_EXPORT CUresult cuCtxDestroy_v2(CUcontext a0)
-{
-	return atomic_load_explicit(&cuCtxDestroy_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxDestroy_v2_unavailable(CUcontext a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxDestroy_v2]);
+}
+static CUresult cuCtxDestroy_v2_resolve(CUcontext a0);
+static _Atomic(cuCtxDestroy_v2_fn) cuCtxDestroy_v2_slot = cuCtxDestroy_v2_resolve;
+CUDASTUB_EXPORT CUresult cuCtxDestroy_v2(CUcontext a0)
+{
+	return atomic_load_explicit(&cuCtxDestroy_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxDestroy_v2_resolve(CUcontext a0)
 {
@@ -1223,17 +1223,17 @@ static CUresult cuCtxDestroy_v2_resolve(CUcontext a0)
 
 /* cuCtxDetach */
 typedef CUresult (*cuCtxDetach_fn)(CUcontext a0);
-static CUresult cuCtxDetach_resolve(CUcontext a0);
-static _Atomic(cuCtxDetach_fn) cuCtxDetach_slot = cuCtxDetach_resolve;
-CUDASTUB_EXPORT CUresult cuCtxDetach(CUcontext a0)
-{
-	return atomic_load_explicit(&cuCtxDetach_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxDetach_unavailable(CUcontext a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxDetach]);
+}
+static CUresult cuCtxDetach_resolve(CUcontext a0);
+static _Atomic(cuCtxDetach_fn) cuCtxDetach_slot = cuCtxDetach_resolve;
+CUDASTUB_EXPORT CUresult cuCtxDetach(CUcontext a0)
+{
+	return atomic_load_explicit(&cuCtxDetach_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxDetach_resolve(CUcontext a0)
 {
@@ -1248,17 +1248,17 @@ static CUresult cuCtxDetach_resolve(CUcontext a0)
 
 /* cuCtxDisablePeerAccess */
 typedef CUresult (*cuCtxDisablePeerAccess_fn)(CUcontext a0);
-static CUresult cuCtxDisablePeerAccess_resolve(CUcontext a0);
-static _Atomic(cuCtxDisablePeerAccess_fn) cuCtxDisablePeerAccess_slot = cuCtxDisablePeerAccess_resolve;
-CUDASTUB_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext a0)
-{
-	return atomic_load_explicit(&cuCtxDisablePeerAccess_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxDisablePeerAccess_unavailable(CUcontext a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxDisablePeerAccess]);
+}
+static CUresult cuCtxDisablePeerAccess_resolve(CUcontext a0);
+static _Atomic(cuCtxDisablePeerAccess_fn) cuCtxDisablePeerAccess_slot = cuCtxDisablePeerAccess_resolve;
+CUDASTUB_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext a0)
+{
+	return atomic_load_explicit(&cuCtxDisablePeerAccess_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxDisablePeerAccess_resolve(CUcontext a0)
 {
@@ -1273,18 +1273,18 @@ static CUresult cuCtxDisablePeerAccess_resolve(CUcontext a0)
 
 /* cuCtxEnablePeerAccess */
 typedef CUresult (*cuCtxEnablePeerAccess_fn)(CUcontext a0, unsigned int a1);
-static CUresult cuCtxEnablePeerAccess_resolve(CUcontext a0, unsigned int a1);
-static _Atomic(cuCtxEnablePeerAccess_fn) cuCtxEnablePeerAccess_slot = cuCtxEnablePeerAccess_resolve;
-CUDASTUB_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuCtxEnablePeerAccess_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxEnablePeerAccess_unavailable(CUcontext a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxEnablePeerAccess]);
+}
+static CUresult cuCtxEnablePeerAccess_resolve(CUcontext a0, unsigned int a1);
+static _Atomic(cuCtxEnablePeerAccess_fn) cuCtxEnablePeerAccess_slot = cuCtxEnablePeerAccess_resolve;
+CUDASTUB_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuCtxEnablePeerAccess_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxEnablePeerAccess_resolve(CUcontext a0, unsigned int a1)
 {
@@ -1299,18 +1299,18 @@ static CUresult cuCtxEnablePeerAccess_resolve(CUcontext a0, unsigned int a1)
 
 /* cuCtxFromGreenCtx */
 typedef CUresult (*cuCtxFromGreenCtx_fn)(CUcontext *a0, CUgreenCtx a1);
-static CUresult cuCtxFromGreenCtx_resolve(CUcontext *a0, CUgreenCtx a1);
-static _Atomic(cuCtxFromGreenCtx_fn) cuCtxFromGreenCtx_slot = cuCtxFromGreenCtx_resolve;
-CUDASTUB_EXPORT CUresult cuCtxFromGreenCtx(CUcontext *a0, CUgreenCtx a1)
-{
-	return atomic_load_explicit(&cuCtxFromGreenCtx_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxFromGreenCtx_unavailable(CUcontext *a0, CUgreenCtx a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxFromGreenCtx]);
+}
+static CUresult cuCtxFromGreenCtx_resolve(CUcontext *a0, CUgreenCtx a1);
+static _Atomic(cuCtxFromGreenCtx_fn) cuCtxFromGreenCtx_slot = cuCtxFromGreenCtx_resolve;
+CUDASTUB_EXPORT CUresult cuCtxFromGreenCtx(CUcontext *a0, CUgreenCtx a1)
+{
+	return atomic_load_explicit(&cuCtxFromGreenCtx_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxFromGreenCtx_resolve(CUcontext *a0, CUgreenCtx a1)
 {
@@ -1325,18 +1325,18 @@ static CUresult cuCtxFromGreenCtx_resolve(CUcontext *a0, CUgreenCtx a1)
 
 /* cuCtxGetApiVersion */
 typedef CUresult (*cuCtxGetApiVersion_fn)(CUcontext a0, unsigned int *a1);
-static CUresult cuCtxGetApiVersion_resolve(CUcontext a0, unsigned int *a1);
-static _Atomic(cuCtxGetApiVersion_fn) cuCtxGetApiVersion_slot = cuCtxGetApiVersion_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetApiVersion(CUcontext a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cuCtxGetApiVersion_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxGetApiVersion_unavailable(CUcontext a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetApiVersion]);
+}
+static CUresult cuCtxGetApiVersion_resolve(CUcontext a0, unsigned int *a1);
+static _Atomic(cuCtxGetApiVersion_fn) cuCtxGetApiVersion_slot = cuCtxGetApiVersion_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetApiVersion(CUcontext a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cuCtxGetApiVersion_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxGetApiVersion_resolve(CUcontext a0, unsigned int *a1)
 {
@@ -1351,17 +1351,17 @@ static CUresult cuCtxGetApiVersion_resolve(CUcontext a0, unsigned int *a1)
 
 /* cuCtxGetCacheConfig */
 typedef CUresult (*cuCtxGetCacheConfig_fn)(CUfunc_cache *a0);
-static CUresult cuCtxGetCacheConfig_resolve(CUfunc_cache *a0);
-static _Atomic(cuCtxGetCacheConfig_fn) cuCtxGetCacheConfig_slot = cuCtxGetCacheConfig_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetCacheConfig(CUfunc_cache *a0)
-{
-	return atomic_load_explicit(&cuCtxGetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxGetCacheConfig_unavailable(CUfunc_cache *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetCacheConfig]);
+}
+static CUresult cuCtxGetCacheConfig_resolve(CUfunc_cache *a0);
+static _Atomic(cuCtxGetCacheConfig_fn) cuCtxGetCacheConfig_slot = cuCtxGetCacheConfig_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetCacheConfig(CUfunc_cache *a0)
+{
+	return atomic_load_explicit(&cuCtxGetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxGetCacheConfig_resolve(CUfunc_cache *a0)
 {
@@ -1376,17 +1376,17 @@ static CUresult cuCtxGetCacheConfig_resolve(CUfunc_cache *a0)
 
 /* cuCtxGetCurrent */
 typedef CUresult (*cuCtxGetCurrent_fn)(CUcontext *a0);
-static CUresult cuCtxGetCurrent_resolve(CUcontext *a0);
-static _Atomic(cuCtxGetCurrent_fn) cuCtxGetCurrent_slot = cuCtxGetCurrent_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetCurrent(CUcontext *a0)
-{
-	return atomic_load_explicit(&cuCtxGetCurrent_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxGetCurrent_unavailable(CUcontext *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetCurrent]);
+}
+static CUresult cuCtxGetCurrent_resolve(CUcontext *a0);
+static _Atomic(cuCtxGetCurrent_fn) cuCtxGetCurrent_slot = cuCtxGetCurrent_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetCurrent(CUcontext *a0)
+{
+	return atomic_load_explicit(&cuCtxGetCurrent_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxGetCurrent_resolve(CUcontext *a0)
 {
@@ -1401,12 +1401,6 @@ static CUresult cuCtxGetCurrent_resolve(CUcontext *a0)
 
 /* cuCtxGetDevResource */
 typedef CUresult (*cuCtxGetDevResource_fn)(CUcontext a0, CUdevResource *a1, CUdevResourceType a2);
-static CUresult cuCtxGetDevResource_resolve(CUcontext a0, CUdevResource *a1, CUdevResourceType a2);
-static _Atomic(cuCtxGetDevResource_fn) cuCtxGetDevResource_slot = cuCtxGetDevResource_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetDevResource(CUcontext a0, CUdevResource *a1, CUdevResourceType a2)
-{
-	return atomic_load_explicit(&cuCtxGetDevResource_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuCtxGetDevResource_unavailable(CUcontext a0, CUdevResource *a1, CUdevResourceType a2)
 {
 	(void)a0;
@@ -1414,6 +1408,12 @@ static CUresult cuCtxGetDevResource_unavailable(CUcontext a0, CUdevResource *a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetDevResource]);
+}
+static CUresult cuCtxGetDevResource_resolve(CUcontext a0, CUdevResource *a1, CUdevResourceType a2);
+static _Atomic(cuCtxGetDevResource_fn) cuCtxGetDevResource_slot = cuCtxGetDevResource_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetDevResource(CUcontext a0, CUdevResource *a1, CUdevResourceType a2)
+{
+	return atomic_load_explicit(&cuCtxGetDevResource_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuCtxGetDevResource_resolve(CUcontext a0, CUdevResource *a1, CUdevResourceType a2)
 {
@@ -1428,17 +1428,17 @@ static CUresult cuCtxGetDevResource_resolve(CUcontext a0, CUdevResource *a1, CUd
 
 /* cuCtxGetDevice */
 typedef CUresult (*cuCtxGetDevice_fn)(CUdevice *a0);
-static CUresult cuCtxGetDevice_resolve(CUdevice *a0);
-static _Atomic(cuCtxGetDevice_fn) cuCtxGetDevice_slot = cuCtxGetDevice_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetDevice(CUdevice *a0)
-{
-	return atomic_load_explicit(&cuCtxGetDevice_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxGetDevice_unavailable(CUdevice *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetDevice]);
+}
+static CUresult cuCtxGetDevice_resolve(CUdevice *a0);
+static _Atomic(cuCtxGetDevice_fn) cuCtxGetDevice_slot = cuCtxGetDevice_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetDevice(CUdevice *a0)
+{
+	return atomic_load_explicit(&cuCtxGetDevice_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxGetDevice_resolve(CUdevice *a0)
 {
@@ -1453,18 +1453,18 @@ static CUresult cuCtxGetDevice_resolve(CUdevice *a0)
 
 /* cuCtxGetExecAffinity */
 typedef CUresult (*cuCtxGetExecAffinity_fn)(CUexecAffinityParam *a0, CUexecAffinityType a1);
-static CUresult cuCtxGetExecAffinity_resolve(CUexecAffinityParam *a0, CUexecAffinityType a1);
-static _Atomic(cuCtxGetExecAffinity_fn) cuCtxGetExecAffinity_slot = cuCtxGetExecAffinity_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetExecAffinity(CUexecAffinityParam *a0, CUexecAffinityType a1)
-{
-	return atomic_load_explicit(&cuCtxGetExecAffinity_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxGetExecAffinity_unavailable(CUexecAffinityParam *a0, CUexecAffinityType a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetExecAffinity]);
+}
+static CUresult cuCtxGetExecAffinity_resolve(CUexecAffinityParam *a0, CUexecAffinityType a1);
+static _Atomic(cuCtxGetExecAffinity_fn) cuCtxGetExecAffinity_slot = cuCtxGetExecAffinity_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetExecAffinity(CUexecAffinityParam *a0, CUexecAffinityType a1)
+{
+	return atomic_load_explicit(&cuCtxGetExecAffinity_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxGetExecAffinity_resolve(CUexecAffinityParam *a0, CUexecAffinityType a1)
 {
@@ -1479,17 +1479,17 @@ static CUresult cuCtxGetExecAffinity_resolve(CUexecAffinityParam *a0, CUexecAffi
 
 /* cuCtxGetFlags */
 typedef CUresult (*cuCtxGetFlags_fn)(unsigned int *a0);
-static CUresult cuCtxGetFlags_resolve(unsigned int *a0);
-static _Atomic(cuCtxGetFlags_fn) cuCtxGetFlags_slot = cuCtxGetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetFlags(unsigned int *a0)
-{
-	return atomic_load_explicit(&cuCtxGetFlags_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxGetFlags_unavailable(unsigned int *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetFlags]);
+}
+static CUresult cuCtxGetFlags_resolve(unsigned int *a0);
+static _Atomic(cuCtxGetFlags_fn) cuCtxGetFlags_slot = cuCtxGetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetFlags(unsigned int *a0)
+{
+	return atomic_load_explicit(&cuCtxGetFlags_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxGetFlags_resolve(unsigned int *a0)
 {
@@ -1504,18 +1504,18 @@ static CUresult cuCtxGetFlags_resolve(unsigned int *a0)
 
 /* cuCtxGetId */
 typedef CUresult (*cuCtxGetId_fn)(CUcontext a0, unsigned long long *a1);
-static CUresult cuCtxGetId_resolve(CUcontext a0, unsigned long long *a1);
-static _Atomic(cuCtxGetId_fn) cuCtxGetId_slot = cuCtxGetId_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetId(CUcontext a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cuCtxGetId_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxGetId_unavailable(CUcontext a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetId]);
+}
+static CUresult cuCtxGetId_resolve(CUcontext a0, unsigned long long *a1);
+static _Atomic(cuCtxGetId_fn) cuCtxGetId_slot = cuCtxGetId_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetId(CUcontext a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cuCtxGetId_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxGetId_resolve(CUcontext a0, unsigned long long *a1)
 {
@@ -1530,18 +1530,18 @@ static CUresult cuCtxGetId_resolve(CUcontext a0, unsigned long long *a1)
 
 /* cuCtxGetLimit */
 typedef CUresult (*cuCtxGetLimit_fn)(size_t *a0, CUlimit a1);
-static CUresult cuCtxGetLimit_resolve(size_t *a0, CUlimit a1);
-static _Atomic(cuCtxGetLimit_fn) cuCtxGetLimit_slot = cuCtxGetLimit_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetLimit(size_t *a0, CUlimit a1)
-{
-	return atomic_load_explicit(&cuCtxGetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxGetLimit_unavailable(size_t *a0, CUlimit a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetLimit]);
+}
+static CUresult cuCtxGetLimit_resolve(size_t *a0, CUlimit a1);
+static _Atomic(cuCtxGetLimit_fn) cuCtxGetLimit_slot = cuCtxGetLimit_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetLimit(size_t *a0, CUlimit a1)
+{
+	return atomic_load_explicit(&cuCtxGetLimit_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxGetLimit_resolve(size_t *a0, CUlimit a1)
 {
@@ -1556,17 +1556,17 @@ static CUresult cuCtxGetLimit_resolve(size_t *a0, CUlimit a1)
 
 /* cuCtxGetSharedMemConfig */
 typedef CUresult (*cuCtxGetSharedMemConfig_fn)(CUsharedconfig *a0);
-static CUresult cuCtxGetSharedMemConfig_resolve(CUsharedconfig *a0);
-static _Atomic(cuCtxGetSharedMemConfig_fn) cuCtxGetSharedMemConfig_slot = cuCtxGetSharedMemConfig_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetSharedMemConfig(CUsharedconfig *a0)
-{
-	return atomic_load_explicit(&cuCtxGetSharedMemConfig_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxGetSharedMemConfig_unavailable(CUsharedconfig *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetSharedMemConfig]);
+}
+static CUresult cuCtxGetSharedMemConfig_resolve(CUsharedconfig *a0);
+static _Atomic(cuCtxGetSharedMemConfig_fn) cuCtxGetSharedMemConfig_slot = cuCtxGetSharedMemConfig_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetSharedMemConfig(CUsharedconfig *a0)
+{
+	return atomic_load_explicit(&cuCtxGetSharedMemConfig_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxGetSharedMemConfig_resolve(CUsharedconfig *a0)
 {
@@ -1581,18 +1581,18 @@ static CUresult cuCtxGetSharedMemConfig_resolve(CUsharedconfig *a0)
 
 /* cuCtxGetStreamPriorityRange */
 typedef CUresult (*cuCtxGetStreamPriorityRange_fn)(int *a0, int *a1);
-static CUresult cuCtxGetStreamPriorityRange_resolve(int *a0, int *a1);
-static _Atomic(cuCtxGetStreamPriorityRange_fn) cuCtxGetStreamPriorityRange_slot = cuCtxGetStreamPriorityRange_resolve;
-CUDASTUB_EXPORT CUresult cuCtxGetStreamPriorityRange(int *a0, int *a1)
-{
-	return atomic_load_explicit(&cuCtxGetStreamPriorityRange_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxGetStreamPriorityRange_unavailable(int *a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxGetStreamPriorityRange]);
+}
+static CUresult cuCtxGetStreamPriorityRange_resolve(int *a0, int *a1);
+static _Atomic(cuCtxGetStreamPriorityRange_fn) cuCtxGetStreamPriorityRange_slot = cuCtxGetStreamPriorityRange_resolve;
+CUDASTUB_EXPORT CUresult cuCtxGetStreamPriorityRange(int *a0, int *a1)
+{
+	return atomic_load_explicit(&cuCtxGetStreamPriorityRange_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxGetStreamPriorityRange_resolve(int *a0, int *a1)
 {
@@ -1607,17 +1607,17 @@ static CUresult cuCtxGetStreamPriorityRange_resolve(int *a0, int *a1)
 
 /* cuCtxPopCurrent */
 typedef CUresult (*cuCtxPopCurrent_fn)(CUcontext *a0);
-static CUresult cuCtxPopCurrent_resolve(CUcontext *a0);
-static _Atomic(cuCtxPopCurrent_fn) cuCtxPopCurrent_slot = cuCtxPopCurrent_resolve;
-CUDASTUB_EXPORT CUresult cuCtxPopCurrent(CUcontext *a0)
-{
-	return atomic_load_explicit(&cuCtxPopCurrent_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxPopCurrent_unavailable(CUcontext *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxPopCurrent]);
+}
+static CUresult cuCtxPopCurrent_resolve(CUcontext *a0);
+static _Atomic(cuCtxPopCurrent_fn) cuCtxPopCurrent_slot = cuCtxPopCurrent_resolve;
+CUDASTUB_EXPORT CUresult cuCtxPopCurrent(CUcontext *a0)
+{
+	return atomic_load_explicit(&cuCtxPopCurrent_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxPopCurrent_resolve(CUcontext *a0)
 {
@@ -1632,17 +1632,17 @@ static CUresult cuCtxPopCurrent_resolve(CUcontext *a0)
 
 /* cuCtxPopCurrent_v2 */
 typedef CUresult (*cuCtxPopCurrent_v2_fn)(CUcontext *a0);
-static CUresult cuCtxPopCurrent_v2_resolve(CUcontext *a0);
-static _Atomic(cuCtxPopCurrent_v2_fn) cuCtxPopCurrent_v2_slot = cuCtxPopCurrent_v2_resolve;
-CUDASTUB_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *a0)
-{
-	return atomic_load_explicit(&cuCtxPopCurrent_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxPopCurrent_v2_unavailable(CUcontext *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxPopCurrent_v2]);
+}
+static CUresult cuCtxPopCurrent_v2_resolve(CUcontext *a0);
+static _Atomic(cuCtxPopCurrent_v2_fn) cuCtxPopCurrent_v2_slot = cuCtxPopCurrent_v2_resolve;
+CUDASTUB_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *a0)
+{
+	return atomic_load_explicit(&cuCtxPopCurrent_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxPopCurrent_v2_resolve(CUcontext *a0)
 {
@@ -1657,17 +1657,17 @@ static CUresult cuCtxPopCurrent_v2_resolve(CUcontext *a0)
 
 /* cuCtxPushCurrent */
 typedef CUresult (*cuCtxPushCurrent_fn)(CUcontext a0);
-static CUresult cuCtxPushCurrent_resolve(CUcontext a0);
-static _Atomic(cuCtxPushCurrent_fn) cuCtxPushCurrent_slot = cuCtxPushCurrent_resolve;
-CUDASTUB_EXPORT CUresult cuCtxPushCurrent(CUcontext a0)
-{
-	return atomic_load_explicit(&cuCtxPushCurrent_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxPushCurrent_unavailable(CUcontext a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxPushCurrent]);
+}
+static CUresult cuCtxPushCurrent_resolve(CUcontext a0);
+static _Atomic(cuCtxPushCurrent_fn) cuCtxPushCurrent_slot = cuCtxPushCurrent_resolve;
+CUDASTUB_EXPORT CUresult cuCtxPushCurrent(CUcontext a0)
+{
+	return atomic_load_explicit(&cuCtxPushCurrent_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxPushCurrent_resolve(CUcontext a0)
 {
@@ -1682,17 +1682,17 @@ static CUresult cuCtxPushCurrent_resolve(CUcontext a0)
 
 /* cuCtxPushCurrent_v2 */
 typedef CUresult (*cuCtxPushCurrent_v2_fn)(CUcontext a0);
-static CUresult cuCtxPushCurrent_v2_resolve(CUcontext a0);
-static _Atomic(cuCtxPushCurrent_v2_fn) cuCtxPushCurrent_v2_slot = cuCtxPushCurrent_v2_resolve;
-CUDASTUB_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext a0)
-{
-	return atomic_load_explicit(&cuCtxPushCurrent_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxPushCurrent_v2_unavailable(CUcontext a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxPushCurrent_v2]);
+}
+static CUresult cuCtxPushCurrent_v2_resolve(CUcontext a0);
+static _Atomic(cuCtxPushCurrent_v2_fn) cuCtxPushCurrent_v2_slot = cuCtxPushCurrent_v2_resolve;
+CUDASTUB_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext a0)
+{
+	return atomic_load_explicit(&cuCtxPushCurrent_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxPushCurrent_v2_resolve(CUcontext a0)
 {
@@ -1707,16 +1707,16 @@ static CUresult cuCtxPushCurrent_v2_resolve(CUcontext a0)
 
 /* cuCtxResetPersistingL2Cache */
 typedef CUresult (*cuCtxResetPersistingL2Cache_fn)(void);
+static CUresult cuCtxResetPersistingL2Cache_unavailable(void)
+{
+	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuCtxResetPersistingL2Cache]);
+}
 static CUresult cuCtxResetPersistingL2Cache_resolve(void);
 static _Atomic(cuCtxResetPersistingL2Cache_fn) cuCtxResetPersistingL2Cache_slot = cuCtxResetPersistingL2Cache_resolve;
 CUDASTUB_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
 {
 	return atomic_load_explicit(&cuCtxResetPersistingL2Cache_slot, memory_order_acquire)();
-}
-static CUresult cuCtxResetPersistingL2Cache_unavailable(void)
-{
-	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
-						&cudastub_cuda_functions[F_cuCtxResetPersistingL2Cache]);
 }
 static CUresult cuCtxResetPersistingL2Cache_resolve(void)
 {
@@ -1731,17 +1731,17 @@ static CUresult cuCtxResetPersistingL2Cache_resolve(void)
 
 /* cuCtxSetCacheConfig */
 typedef CUresult (*cuCtxSetCacheConfig_fn)(CUfunc_cache a0);
-static CUresult cuCtxSetCacheConfig_resolve(CUfunc_cache a0);
-static _Atomic(cuCtxSetCacheConfig_fn) cuCtxSetCacheConfig_slot = cuCtxSetCacheConfig_resolve;
-CUDASTUB_EXPORT CUresult cuCtxSetCacheConfig(CUfunc_cache a0)
-{
-	return atomic_load_explicit(&cuCtxSetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxSetCacheConfig_unavailable(CUfunc_cache a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxSetCacheConfig]);
+}
+static CUresult cuCtxSetCacheConfig_resolve(CUfunc_cache a0);
+static _Atomic(cuCtxSetCacheConfig_fn) cuCtxSetCacheConfig_slot = cuCtxSetCacheConfig_resolve;
+CUDASTUB_EXPORT CUresult cuCtxSetCacheConfig(CUfunc_cache a0)
+{
+	return atomic_load_explicit(&cuCtxSetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxSetCacheConfig_resolve(CUfunc_cache a0)
 {
@@ -1756,17 +1756,17 @@ static CUresult cuCtxSetCacheConfig_resolve(CUfunc_cache a0)
 
 /* cuCtxSetCurrent */
 typedef CUresult (*cuCtxSetCurrent_fn)(CUcontext a0);
-static CUresult cuCtxSetCurrent_resolve(CUcontext a0);
-static _Atomic(cuCtxSetCurrent_fn) cuCtxSetCurrent_slot = cuCtxSetCurrent_resolve;
-CUDASTUB_EXPORT CUresult cuCtxSetCurrent(CUcontext a0)
-{
-	return atomic_load_explicit(&cuCtxSetCurrent_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxSetCurrent_unavailable(CUcontext a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxSetCurrent]);
+}
+static CUresult cuCtxSetCurrent_resolve(CUcontext a0);
+static _Atomic(cuCtxSetCurrent_fn) cuCtxSetCurrent_slot = cuCtxSetCurrent_resolve;
+CUDASTUB_EXPORT CUresult cuCtxSetCurrent(CUcontext a0)
+{
+	return atomic_load_explicit(&cuCtxSetCurrent_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxSetCurrent_resolve(CUcontext a0)
 {
@@ -1781,17 +1781,17 @@ static CUresult cuCtxSetCurrent_resolve(CUcontext a0)
 
 /* cuCtxSetFlags */
 typedef CUresult (*cuCtxSetFlags_fn)(unsigned int a0);
-static CUresult cuCtxSetFlags_resolve(unsigned int a0);
-static _Atomic(cuCtxSetFlags_fn) cuCtxSetFlags_slot = cuCtxSetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuCtxSetFlags(unsigned int a0)
-{
-	return atomic_load_explicit(&cuCtxSetFlags_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxSetFlags_unavailable(unsigned int a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxSetFlags]);
+}
+static CUresult cuCtxSetFlags_resolve(unsigned int a0);
+static _Atomic(cuCtxSetFlags_fn) cuCtxSetFlags_slot = cuCtxSetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuCtxSetFlags(unsigned int a0)
+{
+	return atomic_load_explicit(&cuCtxSetFlags_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxSetFlags_resolve(unsigned int a0)
 {
@@ -1806,18 +1806,18 @@ static CUresult cuCtxSetFlags_resolve(unsigned int a0)
 
 /* cuCtxSetLimit */
 typedef CUresult (*cuCtxSetLimit_fn)(CUlimit a0, size_t a1);
-static CUresult cuCtxSetLimit_resolve(CUlimit a0, size_t a1);
-static _Atomic(cuCtxSetLimit_fn) cuCtxSetLimit_slot = cuCtxSetLimit_resolve;
-CUDASTUB_EXPORT CUresult cuCtxSetLimit(CUlimit a0, size_t a1)
-{
-	return atomic_load_explicit(&cuCtxSetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuCtxSetLimit_unavailable(CUlimit a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxSetLimit]);
+}
+static CUresult cuCtxSetLimit_resolve(CUlimit a0, size_t a1);
+static _Atomic(cuCtxSetLimit_fn) cuCtxSetLimit_slot = cuCtxSetLimit_resolve;
+CUDASTUB_EXPORT CUresult cuCtxSetLimit(CUlimit a0, size_t a1)
+{
+	return atomic_load_explicit(&cuCtxSetLimit_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuCtxSetLimit_resolve(CUlimit a0, size_t a1)
 {
@@ -1832,17 +1832,17 @@ static CUresult cuCtxSetLimit_resolve(CUlimit a0, size_t a1)
 
 /* cuCtxSetSharedMemConfig */
 typedef CUresult (*cuCtxSetSharedMemConfig_fn)(CUsharedconfig a0);
-static CUresult cuCtxSetSharedMemConfig_resolve(CUsharedconfig a0);
-static _Atomic(cuCtxSetSharedMemConfig_fn) cuCtxSetSharedMemConfig_slot = cuCtxSetSharedMemConfig_resolve;
-CUDASTUB_EXPORT CUresult cuCtxSetSharedMemConfig(CUsharedconfig a0)
-{
-	return atomic_load_explicit(&cuCtxSetSharedMemConfig_slot, memory_order_acquire)(a0);
-}
 static CUresult cuCtxSetSharedMemConfig_unavailable(CUsharedconfig a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuCtxSetSharedMemConfig]);
+}
+static CUresult cuCtxSetSharedMemConfig_resolve(CUsharedconfig a0);
+static _Atomic(cuCtxSetSharedMemConfig_fn) cuCtxSetSharedMemConfig_slot = cuCtxSetSharedMemConfig_resolve;
+CUDASTUB_EXPORT CUresult cuCtxSetSharedMemConfig(CUsharedconfig a0)
+{
+	return atomic_load_explicit(&cuCtxSetSharedMemConfig_slot, memory_order_acquire)(a0);
 }
 static CUresult cuCtxSetSharedMemConfig_resolve(CUsharedconfig a0)
 {
@@ -1857,16 +1857,16 @@ static CUresult cuCtxSetSharedMemConfig_resolve(CUsharedconfig a0)
 
 /* cuCtxSynchronize */
 typedef CUresult (*cuCtxSynchronize_fn)(void);
+static CUresult cuCtxSynchronize_unavailable(void)
+{
+	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuCtxSynchronize]);
+}
 static CUresult cuCtxSynchronize_resolve(void);
 static _Atomic(cuCtxSynchronize_fn) cuCtxSynchronize_slot = cuCtxSynchronize_resolve;
 CUDASTUB_EXPORT CUresult cuCtxSynchronize(void)
 {
 	return atomic_load_explicit(&cuCtxSynchronize_slot, memory_order_acquire)();
-}
-static CUresult cuCtxSynchronize_unavailable(void)
-{
-	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
-						&cudastub_cuda_functions[F_cuCtxSynchronize]);
 }
 static CUresult cuCtxSynchronize_resolve(void)
 {
@@ -1881,17 +1881,17 @@ static CUresult cuCtxSynchronize_resolve(void)
 
 /* cuDestroyExternalMemory */
 typedef CUresult (*cuDestroyExternalMemory_fn)(CUexternalMemory a0);
-static CUresult cuDestroyExternalMemory_resolve(CUexternalMemory a0);
-static _Atomic(cuDestroyExternalMemory_fn) cuDestroyExternalMemory_slot = cuDestroyExternalMemory_resolve;
-CUDASTUB_EXPORT CUresult cuDestroyExternalMemory(CUexternalMemory a0)
-{
-	return atomic_load_explicit(&cuDestroyExternalMemory_slot, memory_order_acquire)(a0);
-}
 static CUresult cuDestroyExternalMemory_unavailable(CUexternalMemory a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDestroyExternalMemory]);
+}
+static CUresult cuDestroyExternalMemory_resolve(CUexternalMemory a0);
+static _Atomic(cuDestroyExternalMemory_fn) cuDestroyExternalMemory_slot = cuDestroyExternalMemory_resolve;
+CUDASTUB_EXPORT CUresult cuDestroyExternalMemory(CUexternalMemory a0)
+{
+	return atomic_load_explicit(&cuDestroyExternalMemory_slot, memory_order_acquire)(a0);
 }
 static CUresult cuDestroyExternalMemory_resolve(CUexternalMemory a0)
 {
@@ -1906,17 +1906,17 @@ static CUresult cuDestroyExternalMemory_resolve(CUexternalMemory a0)
 
 /* cuDestroyExternalSemaphore */
 typedef CUresult (*cuDestroyExternalSemaphore_fn)(CUexternalSemaphore a0);
-static CUresult cuDestroyExternalSemaphore_resolve(CUexternalSemaphore a0);
-static _Atomic(cuDestroyExternalSemaphore_fn) cuDestroyExternalSemaphore_slot = cuDestroyExternalSemaphore_resolve;
-CUDASTUB_EXPORT CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
-{
-	return atomic_load_explicit(&cuDestroyExternalSemaphore_slot, memory_order_acquire)(a0);
-}
 static CUresult cuDestroyExternalSemaphore_unavailable(CUexternalSemaphore a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDestroyExternalSemaphore]);
+}
+static CUresult cuDestroyExternalSemaphore_resolve(CUexternalSemaphore a0);
+static _Atomic(cuDestroyExternalSemaphore_fn) cuDestroyExternalSemaphore_slot = cuDestroyExternalSemaphore_resolve;
+CUDASTUB_EXPORT CUresult cuDestroyExternalSemaphore(CUexternalSemaphore a0)
+{
+	return atomic_load_explicit(&cuDestroyExternalSemaphore_slot, memory_order_acquire)(a0);
 }
 static CUresult cuDestroyExternalSemaphore_resolve(CUexternalSemaphore a0)
 {
@@ -1931,12 +1931,6 @@ static CUresult cuDestroyExternalSemaphore_resolve(CUexternalSemaphore a0)
 
 /* cuDevResourceGenerateDesc */
 typedef CUresult (*cuDevResourceGenerateDesc_fn)(CUdevResourceDesc *a0, CUdevResource *a1, unsigned int a2);
-static CUresult cuDevResourceGenerateDesc_resolve(CUdevResourceDesc *a0, CUdevResource *a1, unsigned int a2);
-static _Atomic(cuDevResourceGenerateDesc_fn) cuDevResourceGenerateDesc_slot = cuDevResourceGenerateDesc_resolve;
-CUDASTUB_EXPORT CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *a0, CUdevResource *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuDevResourceGenerateDesc_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDevResourceGenerateDesc_unavailable(CUdevResourceDesc *a0, CUdevResource *a1, unsigned int a2)
 {
 	(void)a0;
@@ -1944,6 +1938,12 @@ static CUresult cuDevResourceGenerateDesc_unavailable(CUdevResourceDesc *a0, CUd
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevResourceGenerateDesc]);
+}
+static CUresult cuDevResourceGenerateDesc_resolve(CUdevResourceDesc *a0, CUdevResource *a1, unsigned int a2);
+static _Atomic(cuDevResourceGenerateDesc_fn) cuDevResourceGenerateDesc_slot = cuDevResourceGenerateDesc_resolve;
+CUDASTUB_EXPORT CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *a0, CUdevResource *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuDevResourceGenerateDesc_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDevResourceGenerateDesc_resolve(CUdevResourceDesc *a0, CUdevResource *a1, unsigned int a2)
 {
@@ -1958,12 +1958,6 @@ static CUresult cuDevResourceGenerateDesc_resolve(CUdevResourceDesc *a0, CUdevRe
 
 /* cuDevSmResourceSplitByCount */
 typedef CUresult (*cuDevSmResourceSplitByCount_fn)(CUdevResource *a0, unsigned int *a1, const CUdevResource *a2, CUdevResource *a3, unsigned int a4, unsigned int a5);
-static CUresult cuDevSmResourceSplitByCount_resolve(CUdevResource *a0, unsigned int *a1, const CUdevResource *a2, CUdevResource *a3, unsigned int a4, unsigned int a5);
-static _Atomic(cuDevSmResourceSplitByCount_fn) cuDevSmResourceSplitByCount_slot = cuDevSmResourceSplitByCount_resolve;
-CUDASTUB_EXPORT CUresult cuDevSmResourceSplitByCount(CUdevResource *a0, unsigned int *a1, const CUdevResource *a2, CUdevResource *a3, unsigned int a4, unsigned int a5)
-{
-	return atomic_load_explicit(&cuDevSmResourceSplitByCount_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuDevSmResourceSplitByCount_unavailable(CUdevResource *a0, unsigned int *a1, const CUdevResource *a2, CUdevResource *a3, unsigned int a4, unsigned int a5)
 {
 	(void)a0;
@@ -1974,6 +1968,12 @@ static CUresult cuDevSmResourceSplitByCount_unavailable(CUdevResource *a0, unsig
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevSmResourceSplitByCount]);
+}
+static CUresult cuDevSmResourceSplitByCount_resolve(CUdevResource *a0, unsigned int *a1, const CUdevResource *a2, CUdevResource *a3, unsigned int a4, unsigned int a5);
+static _Atomic(cuDevSmResourceSplitByCount_fn) cuDevSmResourceSplitByCount_slot = cuDevSmResourceSplitByCount_resolve;
+CUDASTUB_EXPORT CUresult cuDevSmResourceSplitByCount(CUdevResource *a0, unsigned int *a1, const CUdevResource *a2, CUdevResource *a3, unsigned int a4, unsigned int a5)
+{
+	return atomic_load_explicit(&cuDevSmResourceSplitByCount_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuDevSmResourceSplitByCount_resolve(CUdevResource *a0, unsigned int *a1, const CUdevResource *a2, CUdevResource *a3, unsigned int a4, unsigned int a5)
 {
@@ -1988,12 +1988,6 @@ static CUresult cuDevSmResourceSplitByCount_resolve(CUdevResource *a0, unsigned 
 
 /* cuDeviceCanAccessPeer */
 typedef CUresult (*cuDeviceCanAccessPeer_fn)(int *a0, CUdevice a1, CUdevice a2);
-static CUresult cuDeviceCanAccessPeer_resolve(int *a0, CUdevice a1, CUdevice a2);
-static _Atomic(cuDeviceCanAccessPeer_fn) cuDeviceCanAccessPeer_slot = cuDeviceCanAccessPeer_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceCanAccessPeer(int *a0, CUdevice a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuDeviceCanAccessPeer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceCanAccessPeer_unavailable(int *a0, CUdevice a1, CUdevice a2)
 {
 	(void)a0;
@@ -2001,6 +1995,12 @@ static CUresult cuDeviceCanAccessPeer_unavailable(int *a0, CUdevice a1, CUdevice
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceCanAccessPeer]);
+}
+static CUresult cuDeviceCanAccessPeer_resolve(int *a0, CUdevice a1, CUdevice a2);
+static _Atomic(cuDeviceCanAccessPeer_fn) cuDeviceCanAccessPeer_slot = cuDeviceCanAccessPeer_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceCanAccessPeer(int *a0, CUdevice a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuDeviceCanAccessPeer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceCanAccessPeer_resolve(int *a0, CUdevice a1, CUdevice a2)
 {
@@ -2015,12 +2015,6 @@ static CUresult cuDeviceCanAccessPeer_resolve(int *a0, CUdevice a1, CUdevice a2)
 
 /* cuDeviceComputeCapability */
 typedef CUresult (*cuDeviceComputeCapability_fn)(int *a0, int *a1, CUdevice a2);
-static CUresult cuDeviceComputeCapability_resolve(int *a0, int *a1, CUdevice a2);
-static _Atomic(cuDeviceComputeCapability_fn) cuDeviceComputeCapability_slot = cuDeviceComputeCapability_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceComputeCapability(int *a0, int *a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuDeviceComputeCapability_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceComputeCapability_unavailable(int *a0, int *a1, CUdevice a2)
 {
 	(void)a0;
@@ -2028,6 +2022,12 @@ static CUresult cuDeviceComputeCapability_unavailable(int *a0, int *a1, CUdevice
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceComputeCapability]);
+}
+static CUresult cuDeviceComputeCapability_resolve(int *a0, int *a1, CUdevice a2);
+static _Atomic(cuDeviceComputeCapability_fn) cuDeviceComputeCapability_slot = cuDeviceComputeCapability_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceComputeCapability(int *a0, int *a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuDeviceComputeCapability_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceComputeCapability_resolve(int *a0, int *a1, CUdevice a2)
 {
@@ -2042,18 +2042,18 @@ static CUresult cuDeviceComputeCapability_resolve(int *a0, int *a1, CUdevice a2)
 
 /* cuDeviceGet */
 typedef CUresult (*cuDeviceGet_fn)(CUdevice *a0, int a1);
-static CUresult cuDeviceGet_resolve(CUdevice *a0, int a1);
-static _Atomic(cuDeviceGet_fn) cuDeviceGet_slot = cuDeviceGet_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGet(CUdevice *a0, int a1)
-{
-	return atomic_load_explicit(&cuDeviceGet_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceGet_unavailable(CUdevice *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGet]);
+}
+static CUresult cuDeviceGet_resolve(CUdevice *a0, int a1);
+static _Atomic(cuDeviceGet_fn) cuDeviceGet_slot = cuDeviceGet_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGet(CUdevice *a0, int a1)
+{
+	return atomic_load_explicit(&cuDeviceGet_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceGet_resolve(CUdevice *a0, int a1)
 {
@@ -2068,12 +2068,6 @@ static CUresult cuDeviceGet_resolve(CUdevice *a0, int a1)
 
 /* cuDeviceGetAttribute */
 typedef CUresult (*cuDeviceGetAttribute_fn)(int *a0, CUdevice_attribute a1, CUdevice a2);
-static CUresult cuDeviceGetAttribute_resolve(int *a0, CUdevice_attribute a1, CUdevice a2);
-static _Atomic(cuDeviceGetAttribute_fn) cuDeviceGetAttribute_slot = cuDeviceGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetAttribute(int *a0, CUdevice_attribute a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuDeviceGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetAttribute_unavailable(int *a0, CUdevice_attribute a1, CUdevice a2)
 {
 	(void)a0;
@@ -2081,6 +2075,12 @@ static CUresult cuDeviceGetAttribute_unavailable(int *a0, CUdevice_attribute a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetAttribute]);
+}
+static CUresult cuDeviceGetAttribute_resolve(int *a0, CUdevice_attribute a1, CUdevice a2);
+static _Atomic(cuDeviceGetAttribute_fn) cuDeviceGetAttribute_slot = cuDeviceGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetAttribute(int *a0, CUdevice_attribute a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuDeviceGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetAttribute_resolve(int *a0, CUdevice_attribute a1, CUdevice a2)
 {
@@ -2095,18 +2095,18 @@ static CUresult cuDeviceGetAttribute_resolve(int *a0, CUdevice_attribute a1, CUd
 
 /* cuDeviceGetByPCIBusId */
 typedef CUresult (*cuDeviceGetByPCIBusId_fn)(CUdevice *a0, const char *a1);
-static CUresult cuDeviceGetByPCIBusId_resolve(CUdevice *a0, const char *a1);
-static _Atomic(cuDeviceGetByPCIBusId_fn) cuDeviceGetByPCIBusId_slot = cuDeviceGetByPCIBusId_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *a0, const char *a1)
-{
-	return atomic_load_explicit(&cuDeviceGetByPCIBusId_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceGetByPCIBusId_unavailable(CUdevice *a0, const char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetByPCIBusId]);
+}
+static CUresult cuDeviceGetByPCIBusId_resolve(CUdevice *a0, const char *a1);
+static _Atomic(cuDeviceGetByPCIBusId_fn) cuDeviceGetByPCIBusId_slot = cuDeviceGetByPCIBusId_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *a0, const char *a1)
+{
+	return atomic_load_explicit(&cuDeviceGetByPCIBusId_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceGetByPCIBusId_resolve(CUdevice *a0, const char *a1)
 {
@@ -2140,18 +2140,18 @@ static CUresult cuDeviceGetCount_resolve(int *a0)
 
 /* cuDeviceGetDefaultMemPool */
 typedef CUresult (*cuDeviceGetDefaultMemPool_fn)(CUmemoryPool *a0, CUdevice a1);
-static CUresult cuDeviceGetDefaultMemPool_resolve(CUmemoryPool *a0, CUdevice a1);
-static _Atomic(cuDeviceGetDefaultMemPool_fn) cuDeviceGetDefaultMemPool_slot = cuDeviceGetDefaultMemPool_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDeviceGetDefaultMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceGetDefaultMemPool_unavailable(CUmemoryPool *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetDefaultMemPool]);
+}
+static CUresult cuDeviceGetDefaultMemPool_resolve(CUmemoryPool *a0, CUdevice a1);
+static _Atomic(cuDeviceGetDefaultMemPool_fn) cuDeviceGetDefaultMemPool_slot = cuDeviceGetDefaultMemPool_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDeviceGetDefaultMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceGetDefaultMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 {
@@ -2166,12 +2166,6 @@ static CUresult cuDeviceGetDefaultMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 
 /* cuDeviceGetDevResource */
 typedef CUresult (*cuDeviceGetDevResource_fn)(CUdevice a0, CUdevResource *a1, CUdevResourceType a2);
-static CUresult cuDeviceGetDevResource_resolve(CUdevice a0, CUdevResource *a1, CUdevResourceType a2);
-static _Atomic(cuDeviceGetDevResource_fn) cuDeviceGetDevResource_slot = cuDeviceGetDevResource_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetDevResource(CUdevice a0, CUdevResource *a1, CUdevResourceType a2)
-{
-	return atomic_load_explicit(&cuDeviceGetDevResource_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetDevResource_unavailable(CUdevice a0, CUdevResource *a1, CUdevResourceType a2)
 {
 	(void)a0;
@@ -2179,6 +2173,12 @@ static CUresult cuDeviceGetDevResource_unavailable(CUdevice a0, CUdevResource *a
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetDevResource]);
+}
+static CUresult cuDeviceGetDevResource_resolve(CUdevice a0, CUdevResource *a1, CUdevResourceType a2);
+static _Atomic(cuDeviceGetDevResource_fn) cuDeviceGetDevResource_slot = cuDeviceGetDevResource_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetDevResource(CUdevice a0, CUdevResource *a1, CUdevResourceType a2)
+{
+	return atomic_load_explicit(&cuDeviceGetDevResource_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetDevResource_resolve(CUdevice a0, CUdevResource *a1, CUdevResourceType a2)
 {
@@ -2193,12 +2193,6 @@ static CUresult cuDeviceGetDevResource_resolve(CUdevice a0, CUdevResource *a1, C
 
 /* cuDeviceGetExecAffinitySupport */
 typedef CUresult (*cuDeviceGetExecAffinitySupport_fn)(int *a0, CUexecAffinityType a1, CUdevice a2);
-static CUresult cuDeviceGetExecAffinitySupport_resolve(int *a0, CUexecAffinityType a1, CUdevice a2);
-static _Atomic(cuDeviceGetExecAffinitySupport_fn) cuDeviceGetExecAffinitySupport_slot = cuDeviceGetExecAffinitySupport_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetExecAffinitySupport(int *a0, CUexecAffinityType a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuDeviceGetExecAffinitySupport_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetExecAffinitySupport_unavailable(int *a0, CUexecAffinityType a1, CUdevice a2)
 {
 	(void)a0;
@@ -2206,6 +2200,12 @@ static CUresult cuDeviceGetExecAffinitySupport_unavailable(int *a0, CUexecAffini
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetExecAffinitySupport]);
+}
+static CUresult cuDeviceGetExecAffinitySupport_resolve(int *a0, CUexecAffinityType a1, CUdevice a2);
+static _Atomic(cuDeviceGetExecAffinitySupport_fn) cuDeviceGetExecAffinitySupport_slot = cuDeviceGetExecAffinitySupport_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetExecAffinitySupport(int *a0, CUexecAffinityType a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuDeviceGetExecAffinitySupport_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetExecAffinitySupport_resolve(int *a0, CUexecAffinityType a1, CUdevice a2)
 {
@@ -2220,12 +2220,6 @@ static CUresult cuDeviceGetExecAffinitySupport_resolve(int *a0, CUexecAffinityTy
 
 /* cuDeviceGetGraphMemAttribute */
 typedef CUresult (*cuDeviceGetGraphMemAttribute_fn)(CUdevice a0, CUgraphMem_attribute a1, void *a2);
-static CUresult cuDeviceGetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_attribute a1, void *a2);
-static _Atomic(cuDeviceGetGraphMemAttribute_fn) cuDeviceGetGraphMemAttribute_slot = cuDeviceGetGraphMemAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1, void *a2)
-{
-	return atomic_load_explicit(&cuDeviceGetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetGraphMemAttribute_unavailable(CUdevice a0, CUgraphMem_attribute a1, void *a2)
 {
 	(void)a0;
@@ -2233,6 +2227,12 @@ static CUresult cuDeviceGetGraphMemAttribute_unavailable(CUdevice a0, CUgraphMem
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetGraphMemAttribute]);
+}
+static CUresult cuDeviceGetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_attribute a1, void *a2);
+static _Atomic(cuDeviceGetGraphMemAttribute_fn) cuDeviceGetGraphMemAttribute_slot = cuDeviceGetGraphMemAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1, void *a2)
+{
+	return atomic_load_explicit(&cuDeviceGetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_attribute a1, void *a2)
 {
@@ -2247,12 +2247,6 @@ static CUresult cuDeviceGetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_att
 
 /* cuDeviceGetLuid */
 typedef CUresult (*cuDeviceGetLuid_fn)(char *a0, unsigned int *a1, CUdevice a2);
-static CUresult cuDeviceGetLuid_resolve(char *a0, unsigned int *a1, CUdevice a2);
-static _Atomic(cuDeviceGetLuid_fn) cuDeviceGetLuid_slot = cuDeviceGetLuid_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetLuid(char *a0, unsigned int *a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuDeviceGetLuid_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetLuid_unavailable(char *a0, unsigned int *a1, CUdevice a2)
 {
 	(void)a0;
@@ -2260,6 +2254,12 @@ static CUresult cuDeviceGetLuid_unavailable(char *a0, unsigned int *a1, CUdevice
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetLuid]);
+}
+static CUresult cuDeviceGetLuid_resolve(char *a0, unsigned int *a1, CUdevice a2);
+static _Atomic(cuDeviceGetLuid_fn) cuDeviceGetLuid_slot = cuDeviceGetLuid_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetLuid(char *a0, unsigned int *a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuDeviceGetLuid_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetLuid_resolve(char *a0, unsigned int *a1, CUdevice a2)
 {
@@ -2274,18 +2274,18 @@ static CUresult cuDeviceGetLuid_resolve(char *a0, unsigned int *a1, CUdevice a2)
 
 /* cuDeviceGetMemPool */
 typedef CUresult (*cuDeviceGetMemPool_fn)(CUmemoryPool *a0, CUdevice a1);
-static CUresult cuDeviceGetMemPool_resolve(CUmemoryPool *a0, CUdevice a1);
-static _Atomic(cuDeviceGetMemPool_fn) cuDeviceGetMemPool_slot = cuDeviceGetMemPool_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDeviceGetMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceGetMemPool_unavailable(CUmemoryPool *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetMemPool]);
+}
+static CUresult cuDeviceGetMemPool_resolve(CUmemoryPool *a0, CUdevice a1);
+static _Atomic(cuDeviceGetMemPool_fn) cuDeviceGetMemPool_slot = cuDeviceGetMemPool_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDeviceGetMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceGetMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 {
@@ -2300,12 +2300,6 @@ static CUresult cuDeviceGetMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 
 /* cuDeviceGetName */
 typedef CUresult (*cuDeviceGetName_fn)(char *a0, int a1, CUdevice a2);
-static CUresult cuDeviceGetName_resolve(char *a0, int a1, CUdevice a2);
-static _Atomic(cuDeviceGetName_fn) cuDeviceGetName_slot = cuDeviceGetName_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetName(char *a0, int a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuDeviceGetName_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetName_unavailable(char *a0, int a1, CUdevice a2)
 {
 	(void)a0;
@@ -2313,6 +2307,12 @@ static CUresult cuDeviceGetName_unavailable(char *a0, int a1, CUdevice a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetName]);
+}
+static CUresult cuDeviceGetName_resolve(char *a0, int a1, CUdevice a2);
+static _Atomic(cuDeviceGetName_fn) cuDeviceGetName_slot = cuDeviceGetName_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetName(char *a0, int a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuDeviceGetName_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetName_resolve(char *a0, int a1, CUdevice a2)
 {
@@ -2327,12 +2327,6 @@ static CUresult cuDeviceGetName_resolve(char *a0, int a1, CUdevice a2)
 
 /* cuDeviceGetNvSciSyncAttributes */
 typedef CUresult (*cuDeviceGetNvSciSyncAttributes_fn)(void *a0, CUdevice a1, int a2);
-static CUresult cuDeviceGetNvSciSyncAttributes_resolve(void *a0, CUdevice a1, int a2);
-static _Atomic(cuDeviceGetNvSciSyncAttributes_fn) cuDeviceGetNvSciSyncAttributes_slot = cuDeviceGetNvSciSyncAttributes_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetNvSciSyncAttributes(void *a0, CUdevice a1, int a2)
-{
-	return atomic_load_explicit(&cuDeviceGetNvSciSyncAttributes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetNvSciSyncAttributes_unavailable(void *a0, CUdevice a1, int a2)
 {
 	(void)a0;
@@ -2340,6 +2334,12 @@ static CUresult cuDeviceGetNvSciSyncAttributes_unavailable(void *a0, CUdevice a1
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetNvSciSyncAttributes]);
+}
+static CUresult cuDeviceGetNvSciSyncAttributes_resolve(void *a0, CUdevice a1, int a2);
+static _Atomic(cuDeviceGetNvSciSyncAttributes_fn) cuDeviceGetNvSciSyncAttributes_slot = cuDeviceGetNvSciSyncAttributes_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetNvSciSyncAttributes(void *a0, CUdevice a1, int a2)
+{
+	return atomic_load_explicit(&cuDeviceGetNvSciSyncAttributes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetNvSciSyncAttributes_resolve(void *a0, CUdevice a1, int a2)
 {
@@ -2354,12 +2354,6 @@ static CUresult cuDeviceGetNvSciSyncAttributes_resolve(void *a0, CUdevice a1, in
 
 /* cuDeviceGetP2PAttribute */
 typedef CUresult (*cuDeviceGetP2PAttribute_fn)(int *a0, CUdevice_P2PAttribute a1, CUdevice a2, CUdevice a3);
-static CUresult cuDeviceGetP2PAttribute_resolve(int *a0, CUdevice_P2PAttribute a1, CUdevice a2, CUdevice a3);
-static _Atomic(cuDeviceGetP2PAttribute_fn) cuDeviceGetP2PAttribute_slot = cuDeviceGetP2PAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetP2PAttribute(int *a0, CUdevice_P2PAttribute a1, CUdevice a2, CUdevice a3)
-{
-	return atomic_load_explicit(&cuDeviceGetP2PAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuDeviceGetP2PAttribute_unavailable(int *a0, CUdevice_P2PAttribute a1, CUdevice a2, CUdevice a3)
 {
 	(void)a0;
@@ -2368,6 +2362,12 @@ static CUresult cuDeviceGetP2PAttribute_unavailable(int *a0, CUdevice_P2PAttribu
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetP2PAttribute]);
+}
+static CUresult cuDeviceGetP2PAttribute_resolve(int *a0, CUdevice_P2PAttribute a1, CUdevice a2, CUdevice a3);
+static _Atomic(cuDeviceGetP2PAttribute_fn) cuDeviceGetP2PAttribute_slot = cuDeviceGetP2PAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetP2PAttribute(int *a0, CUdevice_P2PAttribute a1, CUdevice a2, CUdevice a3)
+{
+	return atomic_load_explicit(&cuDeviceGetP2PAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuDeviceGetP2PAttribute_resolve(int *a0, CUdevice_P2PAttribute a1, CUdevice a2, CUdevice a3)
 {
@@ -2382,12 +2382,6 @@ static CUresult cuDeviceGetP2PAttribute_resolve(int *a0, CUdevice_P2PAttribute a
 
 /* cuDeviceGetPCIBusId */
 typedef CUresult (*cuDeviceGetPCIBusId_fn)(char *a0, int a1, CUdevice a2);
-static CUresult cuDeviceGetPCIBusId_resolve(char *a0, int a1, CUdevice a2);
-static _Atomic(cuDeviceGetPCIBusId_fn) cuDeviceGetPCIBusId_slot = cuDeviceGetPCIBusId_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetPCIBusId(char *a0, int a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuDeviceGetPCIBusId_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceGetPCIBusId_unavailable(char *a0, int a1, CUdevice a2)
 {
 	(void)a0;
@@ -2395,6 +2389,12 @@ static CUresult cuDeviceGetPCIBusId_unavailable(char *a0, int a1, CUdevice a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetPCIBusId]);
+}
+static CUresult cuDeviceGetPCIBusId_resolve(char *a0, int a1, CUdevice a2);
+static _Atomic(cuDeviceGetPCIBusId_fn) cuDeviceGetPCIBusId_slot = cuDeviceGetPCIBusId_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetPCIBusId(char *a0, int a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuDeviceGetPCIBusId_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceGetPCIBusId_resolve(char *a0, int a1, CUdevice a2)
 {
@@ -2409,18 +2409,18 @@ static CUresult cuDeviceGetPCIBusId_resolve(char *a0, int a1, CUdevice a2)
 
 /* cuDeviceGetProperties */
 typedef CUresult (*cuDeviceGetProperties_fn)(CUdevprop *a0, CUdevice a1);
-static CUresult cuDeviceGetProperties_resolve(CUdevprop *a0, CUdevice a1);
-static _Atomic(cuDeviceGetProperties_fn) cuDeviceGetProperties_slot = cuDeviceGetProperties_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetProperties(CUdevprop *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDeviceGetProperties_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceGetProperties_unavailable(CUdevprop *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetProperties]);
+}
+static CUresult cuDeviceGetProperties_resolve(CUdevprop *a0, CUdevice a1);
+static _Atomic(cuDeviceGetProperties_fn) cuDeviceGetProperties_slot = cuDeviceGetProperties_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetProperties(CUdevprop *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDeviceGetProperties_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceGetProperties_resolve(CUdevprop *a0, CUdevice a1)
 {
@@ -2435,12 +2435,6 @@ static CUresult cuDeviceGetProperties_resolve(CUdevprop *a0, CUdevice a1)
 
 /* cuDeviceGetTexture1DLinearMaxWidth */
 typedef CUresult (*cuDeviceGetTexture1DLinearMaxWidth_fn)(size_t *a0, CUarray_format a1, unsigned int a2, CUdevice a3);
-static CUresult cuDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, CUarray_format a1, unsigned int a2, CUdevice a3);
-static _Atomic(cuDeviceGetTexture1DLinearMaxWidth_fn) cuDeviceGetTexture1DLinearMaxWidth_slot = cuDeviceGetTexture1DLinearMaxWidth_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *a0, CUarray_format a1, unsigned int a2, CUdevice a3)
-{
-	return atomic_load_explicit(&cuDeviceGetTexture1DLinearMaxWidth_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuDeviceGetTexture1DLinearMaxWidth_unavailable(size_t *a0, CUarray_format a1, unsigned int a2, CUdevice a3)
 {
 	(void)a0;
@@ -2449,6 +2443,12 @@ static CUresult cuDeviceGetTexture1DLinearMaxWidth_unavailable(size_t *a0, CUarr
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetTexture1DLinearMaxWidth]);
+}
+static CUresult cuDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, CUarray_format a1, unsigned int a2, CUdevice a3);
+static _Atomic(cuDeviceGetTexture1DLinearMaxWidth_fn) cuDeviceGetTexture1DLinearMaxWidth_slot = cuDeviceGetTexture1DLinearMaxWidth_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *a0, CUarray_format a1, unsigned int a2, CUdevice a3)
+{
+	return atomic_load_explicit(&cuDeviceGetTexture1DLinearMaxWidth_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, CUarray_format a1, unsigned int a2, CUdevice a3)
 {
@@ -2463,18 +2463,18 @@ static CUresult cuDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, CUarray_f
 
 /* cuDeviceGetUuid */
 typedef CUresult (*cuDeviceGetUuid_fn)(CUuuid *a0, CUdevice a1);
-static CUresult cuDeviceGetUuid_resolve(CUuuid *a0, CUdevice a1);
-static _Atomic(cuDeviceGetUuid_fn) cuDeviceGetUuid_slot = cuDeviceGetUuid_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetUuid(CUuuid *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDeviceGetUuid_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceGetUuid_unavailable(CUuuid *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetUuid]);
+}
+static CUresult cuDeviceGetUuid_resolve(CUuuid *a0, CUdevice a1);
+static _Atomic(cuDeviceGetUuid_fn) cuDeviceGetUuid_slot = cuDeviceGetUuid_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetUuid(CUuuid *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDeviceGetUuid_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceGetUuid_resolve(CUuuid *a0, CUdevice a1)
 {
@@ -2489,18 +2489,18 @@ static CUresult cuDeviceGetUuid_resolve(CUuuid *a0, CUdevice a1)
 
 /* cuDeviceGetUuid_v2 */
 typedef CUresult (*cuDeviceGetUuid_v2_fn)(CUuuid *a0, CUdevice a1);
-static CUresult cuDeviceGetUuid_v2_resolve(CUuuid *a0, CUdevice a1);
-static _Atomic(cuDeviceGetUuid_v2_fn) cuDeviceGetUuid_v2_slot = cuDeviceGetUuid_v2_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDeviceGetUuid_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceGetUuid_v2_unavailable(CUuuid *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGetUuid_v2]);
+}
+static CUresult cuDeviceGetUuid_v2_resolve(CUuuid *a0, CUdevice a1);
+static _Atomic(cuDeviceGetUuid_v2_fn) cuDeviceGetUuid_v2_slot = cuDeviceGetUuid_v2_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDeviceGetUuid_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceGetUuid_v2_resolve(CUuuid *a0, CUdevice a1)
 {
@@ -2515,17 +2515,17 @@ static CUresult cuDeviceGetUuid_v2_resolve(CUuuid *a0, CUdevice a1)
 
 /* cuDeviceGraphMemTrim */
 typedef CUresult (*cuDeviceGraphMemTrim_fn)(CUdevice a0);
-static CUresult cuDeviceGraphMemTrim_resolve(CUdevice a0);
-static _Atomic(cuDeviceGraphMemTrim_fn) cuDeviceGraphMemTrim_slot = cuDeviceGraphMemTrim_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceGraphMemTrim(CUdevice a0)
-{
-	return atomic_load_explicit(&cuDeviceGraphMemTrim_slot, memory_order_acquire)(a0);
-}
 static CUresult cuDeviceGraphMemTrim_unavailable(CUdevice a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceGraphMemTrim]);
+}
+static CUresult cuDeviceGraphMemTrim_resolve(CUdevice a0);
+static _Atomic(cuDeviceGraphMemTrim_fn) cuDeviceGraphMemTrim_slot = cuDeviceGraphMemTrim_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceGraphMemTrim(CUdevice a0)
+{
+	return atomic_load_explicit(&cuDeviceGraphMemTrim_slot, memory_order_acquire)(a0);
 }
 static CUresult cuDeviceGraphMemTrim_resolve(CUdevice a0)
 {
@@ -2540,12 +2540,6 @@ static CUresult cuDeviceGraphMemTrim_resolve(CUdevice a0)
 
 /* cuDevicePrimaryCtxGetState */
 typedef CUresult (*cuDevicePrimaryCtxGetState_fn)(CUdevice a0, unsigned int *a1, int *a2);
-static CUresult cuDevicePrimaryCtxGetState_resolve(CUdevice a0, unsigned int *a1, int *a2);
-static _Atomic(cuDevicePrimaryCtxGetState_fn) cuDevicePrimaryCtxGetState_slot = cuDevicePrimaryCtxGetState_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice a0, unsigned int *a1, int *a2)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxGetState_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDevicePrimaryCtxGetState_unavailable(CUdevice a0, unsigned int *a1, int *a2)
 {
 	(void)a0;
@@ -2553,6 +2547,12 @@ static CUresult cuDevicePrimaryCtxGetState_unavailable(CUdevice a0, unsigned int
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxGetState]);
+}
+static CUresult cuDevicePrimaryCtxGetState_resolve(CUdevice a0, unsigned int *a1, int *a2);
+static _Atomic(cuDevicePrimaryCtxGetState_fn) cuDevicePrimaryCtxGetState_slot = cuDevicePrimaryCtxGetState_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice a0, unsigned int *a1, int *a2)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxGetState_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDevicePrimaryCtxGetState_resolve(CUdevice a0, unsigned int *a1, int *a2)
 {
@@ -2567,17 +2567,17 @@ static CUresult cuDevicePrimaryCtxGetState_resolve(CUdevice a0, unsigned int *a1
 
 /* cuDevicePrimaryCtxRelease */
 typedef CUresult (*cuDevicePrimaryCtxRelease_fn)(CUdevice a0);
-static CUresult cuDevicePrimaryCtxRelease_resolve(CUdevice a0);
-static _Atomic(cuDevicePrimaryCtxRelease_fn) cuDevicePrimaryCtxRelease_slot = cuDevicePrimaryCtxRelease_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice a0)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxRelease_slot, memory_order_acquire)(a0);
-}
 static CUresult cuDevicePrimaryCtxRelease_unavailable(CUdevice a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxRelease]);
+}
+static CUresult cuDevicePrimaryCtxRelease_resolve(CUdevice a0);
+static _Atomic(cuDevicePrimaryCtxRelease_fn) cuDevicePrimaryCtxRelease_slot = cuDevicePrimaryCtxRelease_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice a0)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxRelease_slot, memory_order_acquire)(a0);
 }
 static CUresult cuDevicePrimaryCtxRelease_resolve(CUdevice a0)
 {
@@ -2592,17 +2592,17 @@ static CUresult cuDevicePrimaryCtxRelease_resolve(CUdevice a0)
 
 /* cuDevicePrimaryCtxRelease_v2 */
 typedef CUresult (*cuDevicePrimaryCtxRelease_v2_fn)(CUdevice a0);
-static CUresult cuDevicePrimaryCtxRelease_v2_resolve(CUdevice a0);
-static _Atomic(cuDevicePrimaryCtxRelease_v2_fn) cuDevicePrimaryCtxRelease_v2_slot = cuDevicePrimaryCtxRelease_v2_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice a0)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxRelease_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuDevicePrimaryCtxRelease_v2_unavailable(CUdevice a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxRelease_v2]);
+}
+static CUresult cuDevicePrimaryCtxRelease_v2_resolve(CUdevice a0);
+static _Atomic(cuDevicePrimaryCtxRelease_v2_fn) cuDevicePrimaryCtxRelease_v2_slot = cuDevicePrimaryCtxRelease_v2_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice a0)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxRelease_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuDevicePrimaryCtxRelease_v2_resolve(CUdevice a0)
 {
@@ -2617,17 +2617,17 @@ static CUresult cuDevicePrimaryCtxRelease_v2_resolve(CUdevice a0)
 
 /* cuDevicePrimaryCtxReset */
 typedef CUresult (*cuDevicePrimaryCtxReset_fn)(CUdevice a0);
-static CUresult cuDevicePrimaryCtxReset_resolve(CUdevice a0);
-static _Atomic(cuDevicePrimaryCtxReset_fn) cuDevicePrimaryCtxReset_slot = cuDevicePrimaryCtxReset_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice a0)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxReset_slot, memory_order_acquire)(a0);
-}
 static CUresult cuDevicePrimaryCtxReset_unavailable(CUdevice a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxReset]);
+}
+static CUresult cuDevicePrimaryCtxReset_resolve(CUdevice a0);
+static _Atomic(cuDevicePrimaryCtxReset_fn) cuDevicePrimaryCtxReset_slot = cuDevicePrimaryCtxReset_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice a0)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxReset_slot, memory_order_acquire)(a0);
 }
 static CUresult cuDevicePrimaryCtxReset_resolve(CUdevice a0)
 {
@@ -2642,17 +2642,17 @@ static CUresult cuDevicePrimaryCtxReset_resolve(CUdevice a0)
 
 /* cuDevicePrimaryCtxReset_v2 */
 typedef CUresult (*cuDevicePrimaryCtxReset_v2_fn)(CUdevice a0);
-static CUresult cuDevicePrimaryCtxReset_v2_resolve(CUdevice a0);
-static _Atomic(cuDevicePrimaryCtxReset_v2_fn) cuDevicePrimaryCtxReset_v2_slot = cuDevicePrimaryCtxReset_v2_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice a0)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxReset_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuDevicePrimaryCtxReset_v2_unavailable(CUdevice a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxReset_v2]);
+}
+static CUresult cuDevicePrimaryCtxReset_v2_resolve(CUdevice a0);
+static _Atomic(cuDevicePrimaryCtxReset_v2_fn) cuDevicePrimaryCtxReset_v2_slot = cuDevicePrimaryCtxReset_v2_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice a0)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxReset_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuDevicePrimaryCtxReset_v2_resolve(CUdevice a0)
 {
@@ -2667,18 +2667,18 @@ static CUresult cuDevicePrimaryCtxReset_v2_resolve(CUdevice a0)
 
 /* cuDevicePrimaryCtxRetain */
 typedef CUresult (*cuDevicePrimaryCtxRetain_fn)(CUcontext *a0, CUdevice a1);
-static CUresult cuDevicePrimaryCtxRetain_resolve(CUcontext *a0, CUdevice a1);
-static _Atomic(cuDevicePrimaryCtxRetain_fn) cuDevicePrimaryCtxRetain_slot = cuDevicePrimaryCtxRetain_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxRetain_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDevicePrimaryCtxRetain_unavailable(CUcontext *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxRetain]);
+}
+static CUresult cuDevicePrimaryCtxRetain_resolve(CUcontext *a0, CUdevice a1);
+static _Atomic(cuDevicePrimaryCtxRetain_fn) cuDevicePrimaryCtxRetain_slot = cuDevicePrimaryCtxRetain_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxRetain_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDevicePrimaryCtxRetain_resolve(CUcontext *a0, CUdevice a1)
 {
@@ -2693,18 +2693,18 @@ static CUresult cuDevicePrimaryCtxRetain_resolve(CUcontext *a0, CUdevice a1)
 
 /* cuDevicePrimaryCtxSetFlags */
 typedef CUresult (*cuDevicePrimaryCtxSetFlags_fn)(CUdevice a0, unsigned int a1);
-static CUresult cuDevicePrimaryCtxSetFlags_resolve(CUdevice a0, unsigned int a1);
-static _Atomic(cuDevicePrimaryCtxSetFlags_fn) cuDevicePrimaryCtxSetFlags_slot = cuDevicePrimaryCtxSetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxSetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDevicePrimaryCtxSetFlags_unavailable(CUdevice a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxSetFlags]);
+}
+static CUresult cuDevicePrimaryCtxSetFlags_resolve(CUdevice a0, unsigned int a1);
+static _Atomic(cuDevicePrimaryCtxSetFlags_fn) cuDevicePrimaryCtxSetFlags_slot = cuDevicePrimaryCtxSetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxSetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDevicePrimaryCtxSetFlags_resolve(CUdevice a0, unsigned int a1)
 {
@@ -2719,18 +2719,18 @@ static CUresult cuDevicePrimaryCtxSetFlags_resolve(CUdevice a0, unsigned int a1)
 
 /* cuDevicePrimaryCtxSetFlags_v2 */
 typedef CUresult (*cuDevicePrimaryCtxSetFlags_v2_fn)(CUdevice a0, unsigned int a1);
-static CUresult cuDevicePrimaryCtxSetFlags_v2_resolve(CUdevice a0, unsigned int a1);
-static _Atomic(cuDevicePrimaryCtxSetFlags_v2_fn) cuDevicePrimaryCtxSetFlags_v2_slot = cuDevicePrimaryCtxSetFlags_v2_resolve;
-CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuDevicePrimaryCtxSetFlags_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDevicePrimaryCtxSetFlags_v2_unavailable(CUdevice a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDevicePrimaryCtxSetFlags_v2]);
+}
+static CUresult cuDevicePrimaryCtxSetFlags_v2_resolve(CUdevice a0, unsigned int a1);
+static _Atomic(cuDevicePrimaryCtxSetFlags_v2_fn) cuDevicePrimaryCtxSetFlags_v2_slot = cuDevicePrimaryCtxSetFlags_v2_resolve;
+CUDASTUB_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuDevicePrimaryCtxSetFlags_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDevicePrimaryCtxSetFlags_v2_resolve(CUdevice a0, unsigned int a1)
 {
@@ -2745,12 +2745,6 @@ static CUresult cuDevicePrimaryCtxSetFlags_v2_resolve(CUdevice a0, unsigned int 
 
 /* cuDeviceRegisterAsyncNotification */
 typedef CUresult (*cuDeviceRegisterAsyncNotification_fn)(CUdevice a0, CUasyncCallback a1, void *a2, CUasyncCallbackHandle *a3);
-static CUresult cuDeviceRegisterAsyncNotification_resolve(CUdevice a0, CUasyncCallback a1, void *a2, CUasyncCallbackHandle *a3);
-static _Atomic(cuDeviceRegisterAsyncNotification_fn) cuDeviceRegisterAsyncNotification_slot = cuDeviceRegisterAsyncNotification_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceRegisterAsyncNotification(CUdevice a0, CUasyncCallback a1, void *a2, CUasyncCallbackHandle *a3)
-{
-	return atomic_load_explicit(&cuDeviceRegisterAsyncNotification_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuDeviceRegisterAsyncNotification_unavailable(CUdevice a0, CUasyncCallback a1, void *a2, CUasyncCallbackHandle *a3)
 {
 	(void)a0;
@@ -2759,6 +2753,12 @@ static CUresult cuDeviceRegisterAsyncNotification_unavailable(CUdevice a0, CUasy
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceRegisterAsyncNotification]);
+}
+static CUresult cuDeviceRegisterAsyncNotification_resolve(CUdevice a0, CUasyncCallback a1, void *a2, CUasyncCallbackHandle *a3);
+static _Atomic(cuDeviceRegisterAsyncNotification_fn) cuDeviceRegisterAsyncNotification_slot = cuDeviceRegisterAsyncNotification_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceRegisterAsyncNotification(CUdevice a0, CUasyncCallback a1, void *a2, CUasyncCallbackHandle *a3)
+{
+	return atomic_load_explicit(&cuDeviceRegisterAsyncNotification_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuDeviceRegisterAsyncNotification_resolve(CUdevice a0, CUasyncCallback a1, void *a2, CUasyncCallbackHandle *a3)
 {
@@ -2773,12 +2773,6 @@ static CUresult cuDeviceRegisterAsyncNotification_resolve(CUdevice a0, CUasyncCa
 
 /* cuDeviceSetGraphMemAttribute */
 typedef CUresult (*cuDeviceSetGraphMemAttribute_fn)(CUdevice a0, CUgraphMem_attribute a1, void *a2);
-static CUresult cuDeviceSetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_attribute a1, void *a2);
-static _Atomic(cuDeviceSetGraphMemAttribute_fn) cuDeviceSetGraphMemAttribute_slot = cuDeviceSetGraphMemAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceSetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1, void *a2)
-{
-	return atomic_load_explicit(&cuDeviceSetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuDeviceSetGraphMemAttribute_unavailable(CUdevice a0, CUgraphMem_attribute a1, void *a2)
 {
 	(void)a0;
@@ -2786,6 +2780,12 @@ static CUresult cuDeviceSetGraphMemAttribute_unavailable(CUdevice a0, CUgraphMem
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceSetGraphMemAttribute]);
+}
+static CUresult cuDeviceSetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_attribute a1, void *a2);
+static _Atomic(cuDeviceSetGraphMemAttribute_fn) cuDeviceSetGraphMemAttribute_slot = cuDeviceSetGraphMemAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceSetGraphMemAttribute(CUdevice a0, CUgraphMem_attribute a1, void *a2)
+{
+	return atomic_load_explicit(&cuDeviceSetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuDeviceSetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_attribute a1, void *a2)
 {
@@ -2800,18 +2800,18 @@ static CUresult cuDeviceSetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_att
 
 /* cuDeviceSetMemPool */
 typedef CUresult (*cuDeviceSetMemPool_fn)(CUdevice a0, CUmemoryPool a1);
-static CUresult cuDeviceSetMemPool_resolve(CUdevice a0, CUmemoryPool a1);
-static _Atomic(cuDeviceSetMemPool_fn) cuDeviceSetMemPool_slot = cuDeviceSetMemPool_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceSetMemPool(CUdevice a0, CUmemoryPool a1)
-{
-	return atomic_load_explicit(&cuDeviceSetMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceSetMemPool_unavailable(CUdevice a0, CUmemoryPool a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceSetMemPool]);
+}
+static CUresult cuDeviceSetMemPool_resolve(CUdevice a0, CUmemoryPool a1);
+static _Atomic(cuDeviceSetMemPool_fn) cuDeviceSetMemPool_slot = cuDeviceSetMemPool_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceSetMemPool(CUdevice a0, CUmemoryPool a1)
+{
+	return atomic_load_explicit(&cuDeviceSetMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceSetMemPool_resolve(CUdevice a0, CUmemoryPool a1)
 {
@@ -2826,18 +2826,18 @@ static CUresult cuDeviceSetMemPool_resolve(CUdevice a0, CUmemoryPool a1)
 
 /* cuDeviceTotalMem */
 typedef CUresult (*cuDeviceTotalMem_fn)(unsigned int *a0, CUdevice a1);
-static CUresult cuDeviceTotalMem_resolve(unsigned int *a0, CUdevice a1);
-static _Atomic(cuDeviceTotalMem_fn) cuDeviceTotalMem_slot = cuDeviceTotalMem_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceTotalMem(unsigned int *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDeviceTotalMem_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceTotalMem_unavailable(unsigned int *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceTotalMem]);
+}
+static CUresult cuDeviceTotalMem_resolve(unsigned int *a0, CUdevice a1);
+static _Atomic(cuDeviceTotalMem_fn) cuDeviceTotalMem_slot = cuDeviceTotalMem_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceTotalMem(unsigned int *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDeviceTotalMem_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceTotalMem_resolve(unsigned int *a0, CUdevice a1)
 {
@@ -2852,18 +2852,18 @@ static CUresult cuDeviceTotalMem_resolve(unsigned int *a0, CUdevice a1)
 
 /* cuDeviceTotalMem_v2 */
 typedef CUresult (*cuDeviceTotalMem_v2_fn)(size_t *a0, CUdevice a1);
-static CUresult cuDeviceTotalMem_v2_resolve(size_t *a0, CUdevice a1);
-static _Atomic(cuDeviceTotalMem_v2_fn) cuDeviceTotalMem_v2_slot = cuDeviceTotalMem_v2_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceTotalMem_v2(size_t *a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuDeviceTotalMem_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceTotalMem_v2_unavailable(size_t *a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceTotalMem_v2]);
+}
+static CUresult cuDeviceTotalMem_v2_resolve(size_t *a0, CUdevice a1);
+static _Atomic(cuDeviceTotalMem_v2_fn) cuDeviceTotalMem_v2_slot = cuDeviceTotalMem_v2_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceTotalMem_v2(size_t *a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuDeviceTotalMem_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceTotalMem_v2_resolve(size_t *a0, CUdevice a1)
 {
@@ -2878,18 +2878,18 @@ static CUresult cuDeviceTotalMem_v2_resolve(size_t *a0, CUdevice a1)
 
 /* cuDeviceUnregisterAsyncNotification */
 typedef CUresult (*cuDeviceUnregisterAsyncNotification_fn)(CUdevice a0, CUasyncCallbackHandle a1);
-static CUresult cuDeviceUnregisterAsyncNotification_resolve(CUdevice a0, CUasyncCallbackHandle a1);
-static _Atomic(cuDeviceUnregisterAsyncNotification_fn) cuDeviceUnregisterAsyncNotification_slot = cuDeviceUnregisterAsyncNotification_resolve;
-CUDASTUB_EXPORT CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0, CUasyncCallbackHandle a1)
-{
-	return atomic_load_explicit(&cuDeviceUnregisterAsyncNotification_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuDeviceUnregisterAsyncNotification_unavailable(CUdevice a0, CUasyncCallbackHandle a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuDeviceUnregisterAsyncNotification]);
+}
+static CUresult cuDeviceUnregisterAsyncNotification_resolve(CUdevice a0, CUasyncCallbackHandle a1);
+static _Atomic(cuDeviceUnregisterAsyncNotification_fn) cuDeviceUnregisterAsyncNotification_slot = cuDeviceUnregisterAsyncNotification_resolve;
+CUDASTUB_EXPORT CUresult cuDeviceUnregisterAsyncNotification(CUdevice a0, CUasyncCallbackHandle a1)
+{
+	return atomic_load_explicit(&cuDeviceUnregisterAsyncNotification_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuDeviceUnregisterAsyncNotification_resolve(CUdevice a0, CUasyncCallbackHandle a1)
 {
@@ -2923,12 +2923,6 @@ static CUresult cuDriverGetVersion_resolve(int *a0)
 
 /* cuEGLStreamConsumerAcquireFrame */
 typedef CUresult (*cuEGLStreamConsumerAcquireFrame_fn)(CUeglStreamConnection *a0, CUgraphicsResource *a1, CUstream *a2, unsigned int a3);
-static CUresult cuEGLStreamConsumerAcquireFrame_resolve(CUeglStreamConnection *a0, CUgraphicsResource *a1, CUstream *a2, unsigned int a3);
-static _Atomic(cuEGLStreamConsumerAcquireFrame_fn) cuEGLStreamConsumerAcquireFrame_slot = cuEGLStreamConsumerAcquireFrame_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamConsumerAcquireFrame(CUeglStreamConnection *a0, CUgraphicsResource *a1, CUstream *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuEGLStreamConsumerAcquireFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuEGLStreamConsumerAcquireFrame_unavailable(CUeglStreamConnection *a0, CUgraphicsResource *a1, CUstream *a2, unsigned int a3)
 {
 	(void)a0;
@@ -2937,6 +2931,12 @@ static CUresult cuEGLStreamConsumerAcquireFrame_unavailable(CUeglStreamConnectio
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamConsumerAcquireFrame]);
+}
+static CUresult cuEGLStreamConsumerAcquireFrame_resolve(CUeglStreamConnection *a0, CUgraphicsResource *a1, CUstream *a2, unsigned int a3);
+static _Atomic(cuEGLStreamConsumerAcquireFrame_fn) cuEGLStreamConsumerAcquireFrame_slot = cuEGLStreamConsumerAcquireFrame_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamConsumerAcquireFrame(CUeglStreamConnection *a0, CUgraphicsResource *a1, CUstream *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuEGLStreamConsumerAcquireFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuEGLStreamConsumerAcquireFrame_resolve(CUeglStreamConnection *a0, CUgraphicsResource *a1, CUstream *a2, unsigned int a3)
 {
@@ -2951,18 +2951,18 @@ static CUresult cuEGLStreamConsumerAcquireFrame_resolve(CUeglStreamConnection *a
 
 /* cuEGLStreamConsumerConnect */
 typedef CUresult (*cuEGLStreamConsumerConnect_fn)(CUeglStreamConnection *a0, EGLStreamKHR a1);
-static CUresult cuEGLStreamConsumerConnect_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1);
-static _Atomic(cuEGLStreamConsumerConnect_fn) cuEGLStreamConsumerConnect_slot = cuEGLStreamConsumerConnect_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamConsumerConnect(CUeglStreamConnection *a0, EGLStreamKHR a1)
-{
-	return atomic_load_explicit(&cuEGLStreamConsumerConnect_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuEGLStreamConsumerConnect_unavailable(CUeglStreamConnection *a0, EGLStreamKHR a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamConsumerConnect]);
+}
+static CUresult cuEGLStreamConsumerConnect_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1);
+static _Atomic(cuEGLStreamConsumerConnect_fn) cuEGLStreamConsumerConnect_slot = cuEGLStreamConsumerConnect_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamConsumerConnect(CUeglStreamConnection *a0, EGLStreamKHR a1)
+{
+	return atomic_load_explicit(&cuEGLStreamConsumerConnect_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuEGLStreamConsumerConnect_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1)
 {
@@ -2977,12 +2977,6 @@ static CUresult cuEGLStreamConsumerConnect_resolve(CUeglStreamConnection *a0, EG
 
 /* cuEGLStreamConsumerConnectWithFlags */
 typedef CUresult (*cuEGLStreamConsumerConnectWithFlags_fn)(CUeglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
-static CUresult cuEGLStreamConsumerConnectWithFlags_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
-static _Atomic(cuEGLStreamConsumerConnectWithFlags_fn) cuEGLStreamConsumerConnectWithFlags_slot = cuEGLStreamConsumerConnectWithFlags_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamConsumerConnectWithFlags(CUeglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuEGLStreamConsumerConnectWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEGLStreamConsumerConnectWithFlags_unavailable(CUeglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -2990,6 +2984,12 @@ static CUresult cuEGLStreamConsumerConnectWithFlags_unavailable(CUeglStreamConne
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamConsumerConnectWithFlags]);
+}
+static CUresult cuEGLStreamConsumerConnectWithFlags_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
+static _Atomic(cuEGLStreamConsumerConnectWithFlags_fn) cuEGLStreamConsumerConnectWithFlags_slot = cuEGLStreamConsumerConnectWithFlags_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamConsumerConnectWithFlags(CUeglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuEGLStreamConsumerConnectWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEGLStreamConsumerConnectWithFlags_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
 {
@@ -3004,17 +3004,17 @@ static CUresult cuEGLStreamConsumerConnectWithFlags_resolve(CUeglStreamConnectio
 
 /* cuEGLStreamConsumerDisconnect */
 typedef CUresult (*cuEGLStreamConsumerDisconnect_fn)(CUeglStreamConnection *a0);
-static CUresult cuEGLStreamConsumerDisconnect_resolve(CUeglStreamConnection *a0);
-static _Atomic(cuEGLStreamConsumerDisconnect_fn) cuEGLStreamConsumerDisconnect_slot = cuEGLStreamConsumerDisconnect_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamConsumerDisconnect(CUeglStreamConnection *a0)
-{
-	return atomic_load_explicit(&cuEGLStreamConsumerDisconnect_slot, memory_order_acquire)(a0);
-}
 static CUresult cuEGLStreamConsumerDisconnect_unavailable(CUeglStreamConnection *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamConsumerDisconnect]);
+}
+static CUresult cuEGLStreamConsumerDisconnect_resolve(CUeglStreamConnection *a0);
+static _Atomic(cuEGLStreamConsumerDisconnect_fn) cuEGLStreamConsumerDisconnect_slot = cuEGLStreamConsumerDisconnect_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamConsumerDisconnect(CUeglStreamConnection *a0)
+{
+	return atomic_load_explicit(&cuEGLStreamConsumerDisconnect_slot, memory_order_acquire)(a0);
 }
 static CUresult cuEGLStreamConsumerDisconnect_resolve(CUeglStreamConnection *a0)
 {
@@ -3029,12 +3029,6 @@ static CUresult cuEGLStreamConsumerDisconnect_resolve(CUeglStreamConnection *a0)
 
 /* cuEGLStreamConsumerReleaseFrame */
 typedef CUresult (*cuEGLStreamConsumerReleaseFrame_fn)(CUeglStreamConnection *a0, CUgraphicsResource a1, CUstream *a2);
-static CUresult cuEGLStreamConsumerReleaseFrame_resolve(CUeglStreamConnection *a0, CUgraphicsResource a1, CUstream *a2);
-static _Atomic(cuEGLStreamConsumerReleaseFrame_fn) cuEGLStreamConsumerReleaseFrame_slot = cuEGLStreamConsumerReleaseFrame_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamConsumerReleaseFrame(CUeglStreamConnection *a0, CUgraphicsResource a1, CUstream *a2)
-{
-	return atomic_load_explicit(&cuEGLStreamConsumerReleaseFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEGLStreamConsumerReleaseFrame_unavailable(CUeglStreamConnection *a0, CUgraphicsResource a1, CUstream *a2)
 {
 	(void)a0;
@@ -3042,6 +3036,12 @@ static CUresult cuEGLStreamConsumerReleaseFrame_unavailable(CUeglStreamConnectio
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamConsumerReleaseFrame]);
+}
+static CUresult cuEGLStreamConsumerReleaseFrame_resolve(CUeglStreamConnection *a0, CUgraphicsResource a1, CUstream *a2);
+static _Atomic(cuEGLStreamConsumerReleaseFrame_fn) cuEGLStreamConsumerReleaseFrame_slot = cuEGLStreamConsumerReleaseFrame_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamConsumerReleaseFrame(CUeglStreamConnection *a0, CUgraphicsResource a1, CUstream *a2)
+{
+	return atomic_load_explicit(&cuEGLStreamConsumerReleaseFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEGLStreamConsumerReleaseFrame_resolve(CUeglStreamConnection *a0, CUgraphicsResource a1, CUstream *a2)
 {
@@ -3056,12 +3056,6 @@ static CUresult cuEGLStreamConsumerReleaseFrame_resolve(CUeglStreamConnection *a
 
 /* cuEGLStreamProducerConnect */
 typedef CUresult (*cuEGLStreamProducerConnect_fn)(CUeglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
-static CUresult cuEGLStreamProducerConnect_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
-static _Atomic(cuEGLStreamProducerConnect_fn) cuEGLStreamProducerConnect_slot = cuEGLStreamProducerConnect_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamProducerConnect(CUeglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
-{
-	return atomic_load_explicit(&cuEGLStreamProducerConnect_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuEGLStreamProducerConnect_unavailable(CUeglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
 {
 	(void)a0;
@@ -3070,6 +3064,12 @@ static CUresult cuEGLStreamProducerConnect_unavailable(CUeglStreamConnection *a0
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamProducerConnect]);
+}
+static CUresult cuEGLStreamProducerConnect_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
+static _Atomic(cuEGLStreamProducerConnect_fn) cuEGLStreamProducerConnect_slot = cuEGLStreamProducerConnect_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamProducerConnect(CUeglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
+{
+	return atomic_load_explicit(&cuEGLStreamProducerConnect_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuEGLStreamProducerConnect_resolve(CUeglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
 {
@@ -3084,17 +3084,17 @@ static CUresult cuEGLStreamProducerConnect_resolve(CUeglStreamConnection *a0, EG
 
 /* cuEGLStreamProducerDisconnect */
 typedef CUresult (*cuEGLStreamProducerDisconnect_fn)(CUeglStreamConnection *a0);
-static CUresult cuEGLStreamProducerDisconnect_resolve(CUeglStreamConnection *a0);
-static _Atomic(cuEGLStreamProducerDisconnect_fn) cuEGLStreamProducerDisconnect_slot = cuEGLStreamProducerDisconnect_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamProducerDisconnect(CUeglStreamConnection *a0)
-{
-	return atomic_load_explicit(&cuEGLStreamProducerDisconnect_slot, memory_order_acquire)(a0);
-}
 static CUresult cuEGLStreamProducerDisconnect_unavailable(CUeglStreamConnection *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamProducerDisconnect]);
+}
+static CUresult cuEGLStreamProducerDisconnect_resolve(CUeglStreamConnection *a0);
+static _Atomic(cuEGLStreamProducerDisconnect_fn) cuEGLStreamProducerDisconnect_slot = cuEGLStreamProducerDisconnect_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamProducerDisconnect(CUeglStreamConnection *a0)
+{
+	return atomic_load_explicit(&cuEGLStreamProducerDisconnect_slot, memory_order_acquire)(a0);
 }
 static CUresult cuEGLStreamProducerDisconnect_resolve(CUeglStreamConnection *a0)
 {
@@ -3109,12 +3109,6 @@ static CUresult cuEGLStreamProducerDisconnect_resolve(CUeglStreamConnection *a0)
 
 /* cuEGLStreamProducerPresentFrame */
 typedef CUresult (*cuEGLStreamProducerPresentFrame_fn)(CUeglStreamConnection *a0, CUeglFrame a1, CUstream *a2);
-static CUresult cuEGLStreamProducerPresentFrame_resolve(CUeglStreamConnection *a0, CUeglFrame a1, CUstream *a2);
-static _Atomic(cuEGLStreamProducerPresentFrame_fn) cuEGLStreamProducerPresentFrame_slot = cuEGLStreamProducerPresentFrame_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamProducerPresentFrame(CUeglStreamConnection *a0, CUeglFrame a1, CUstream *a2)
-{
-	return atomic_load_explicit(&cuEGLStreamProducerPresentFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEGLStreamProducerPresentFrame_unavailable(CUeglStreamConnection *a0, CUeglFrame a1, CUstream *a2)
 {
 	(void)a0;
@@ -3122,6 +3116,44 @@ static CUresult cuEGLStreamProducerPresentFrame_unavailable(CUeglStreamConnectio
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamProducerPresentFrame]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuEGLStreamProducerPresentFrame = cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuEGLStreamProducerPresentFrame(void);
+void *cudastub_cuda_bind_cuEGLStreamProducerPresentFrame(void)
+{
+	cuEGLStreamProducerPresentFrame_fn fn = (cuEGLStreamProducerPresentFrame_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuEGLStreamProducerPresentFrame]);
+
+	if (!fn)
+		fn = cuEGLStreamProducerPresentFrame_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerPresentFrame, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuEGLStreamProducerPresentFrame\n"
+	"	.type cuEGLStreamProducerPresentFrame, @function\n"
+	"cuEGLStreamProducerPresentFrame:\n"
+	"	jmp *cudastub_cuda_slot_cuEGLStreamProducerPresentFrame(%rip)\n"
+	"	.size cuEGLStreamProducerPresentFrame, .-cuEGLStreamProducerPresentFrame\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame\n"
+	"	.type cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame, @function\n"
+	"cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame:\n"
+	"	lea cudastub_cuda_bind_cuEGLStreamProducerPresentFrame(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame, .-cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuEGLStreamProducerPresentFrame_resolve(CUeglStreamConnection *a0, CUeglFrame a1, CUstream *a2);
+static _Atomic(cuEGLStreamProducerPresentFrame_fn) cuEGLStreamProducerPresentFrame_slot = cuEGLStreamProducerPresentFrame_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamProducerPresentFrame(CUeglStreamConnection *a0, CUeglFrame a1, CUstream *a2)
+{
+	return atomic_load_explicit(&cuEGLStreamProducerPresentFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEGLStreamProducerPresentFrame_resolve(CUeglStreamConnection *a0, CUeglFrame a1, CUstream *a2)
 {
@@ -3133,15 +3165,10 @@ static CUresult cuEGLStreamProducerPresentFrame_resolve(CUeglStreamConnection *a
 	atomic_store_explicit(&cuEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuEGLStreamProducerReturnFrame */
 typedef CUresult (*cuEGLStreamProducerReturnFrame_fn)(CUeglStreamConnection *a0, CUeglFrame *a1, CUstream *a2);
-static CUresult cuEGLStreamProducerReturnFrame_resolve(CUeglStreamConnection *a0, CUeglFrame *a1, CUstream *a2);
-static _Atomic(cuEGLStreamProducerReturnFrame_fn) cuEGLStreamProducerReturnFrame_slot = cuEGLStreamProducerReturnFrame_resolve;
-CUDASTUB_EXPORT CUresult cuEGLStreamProducerReturnFrame(CUeglStreamConnection *a0, CUeglFrame *a1, CUstream *a2)
-{
-	return atomic_load_explicit(&cuEGLStreamProducerReturnFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEGLStreamProducerReturnFrame_unavailable(CUeglStreamConnection *a0, CUeglFrame *a1, CUstream *a2)
 {
 	(void)a0;
@@ -3149,6 +3176,12 @@ static CUresult cuEGLStreamProducerReturnFrame_unavailable(CUeglStreamConnection
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEGLStreamProducerReturnFrame]);
+}
+static CUresult cuEGLStreamProducerReturnFrame_resolve(CUeglStreamConnection *a0, CUeglFrame *a1, CUstream *a2);
+static _Atomic(cuEGLStreamProducerReturnFrame_fn) cuEGLStreamProducerReturnFrame_slot = cuEGLStreamProducerReturnFrame_resolve;
+CUDASTUB_EXPORT CUresult cuEGLStreamProducerReturnFrame(CUeglStreamConnection *a0, CUeglFrame *a1, CUstream *a2)
+{
+	return atomic_load_explicit(&cuEGLStreamProducerReturnFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEGLStreamProducerReturnFrame_resolve(CUeglStreamConnection *a0, CUeglFrame *a1, CUstream *a2)
 {
@@ -3163,18 +3196,18 @@ static CUresult cuEGLStreamProducerReturnFrame_resolve(CUeglStreamConnection *a0
 
 /* cuEventCreate */
 typedef CUresult (*cuEventCreate_fn)(CUevent *a0, unsigned int a1);
-static CUresult cuEventCreate_resolve(CUevent *a0, unsigned int a1);
-static _Atomic(cuEventCreate_fn) cuEventCreate_slot = cuEventCreate_resolve;
-CUDASTUB_EXPORT CUresult cuEventCreate(CUevent *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuEventCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuEventCreate_unavailable(CUevent *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventCreate]);
+}
+static CUresult cuEventCreate_resolve(CUevent *a0, unsigned int a1);
+static _Atomic(cuEventCreate_fn) cuEventCreate_slot = cuEventCreate_resolve;
+CUDASTUB_EXPORT CUresult cuEventCreate(CUevent *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuEventCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuEventCreate_resolve(CUevent *a0, unsigned int a1)
 {
@@ -3189,12 +3222,6 @@ static CUresult cuEventCreate_resolve(CUevent *a0, unsigned int a1)
 
 /* cuEventCreateFromEGLSync */
 typedef CUresult (*cuEventCreateFromEGLSync_fn)(CUevent *a0, EGLSyncKHR a1, unsigned int a2);
-static CUresult cuEventCreateFromEGLSync_resolve(CUevent *a0, EGLSyncKHR a1, unsigned int a2);
-static _Atomic(cuEventCreateFromEGLSync_fn) cuEventCreateFromEGLSync_slot = cuEventCreateFromEGLSync_resolve;
-CUDASTUB_EXPORT CUresult cuEventCreateFromEGLSync(CUevent *a0, EGLSyncKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuEventCreateFromEGLSync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEventCreateFromEGLSync_unavailable(CUevent *a0, EGLSyncKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -3202,6 +3229,12 @@ static CUresult cuEventCreateFromEGLSync_unavailable(CUevent *a0, EGLSyncKHR a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventCreateFromEGLSync]);
+}
+static CUresult cuEventCreateFromEGLSync_resolve(CUevent *a0, EGLSyncKHR a1, unsigned int a2);
+static _Atomic(cuEventCreateFromEGLSync_fn) cuEventCreateFromEGLSync_slot = cuEventCreateFromEGLSync_resolve;
+CUDASTUB_EXPORT CUresult cuEventCreateFromEGLSync(CUevent *a0, EGLSyncKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuEventCreateFromEGLSync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEventCreateFromEGLSync_resolve(CUevent *a0, EGLSyncKHR a1, unsigned int a2)
 {
@@ -3216,17 +3249,17 @@ static CUresult cuEventCreateFromEGLSync_resolve(CUevent *a0, EGLSyncKHR a1, uns
 
 /* cuEventDestroy */
 typedef CUresult (*cuEventDestroy_fn)(CUevent a0);
-static CUresult cuEventDestroy_resolve(CUevent a0);
-static _Atomic(cuEventDestroy_fn) cuEventDestroy_slot = cuEventDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuEventDestroy(CUevent a0)
-{
-	return atomic_load_explicit(&cuEventDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuEventDestroy_unavailable(CUevent a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventDestroy]);
+}
+static CUresult cuEventDestroy_resolve(CUevent a0);
+static _Atomic(cuEventDestroy_fn) cuEventDestroy_slot = cuEventDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuEventDestroy(CUevent a0)
+{
+	return atomic_load_explicit(&cuEventDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuEventDestroy_resolve(CUevent a0)
 {
@@ -3241,17 +3274,17 @@ static CUresult cuEventDestroy_resolve(CUevent a0)
 
 /* cuEventDestroy_v2 */
 typedef CUresult (*cuEventDestroy_v2_fn)(CUevent a0);
-static CUresult cuEventDestroy_v2_resolve(CUevent a0);
-static _Atomic(cuEventDestroy_v2_fn) cuEventDestroy_v2_slot = cuEventDestroy_v2_resolve;
-CUDASTUB_EXPORT CUresult cuEventDestroy_v2(CUevent a0)
-{
-	return atomic_load_explicit(&cuEventDestroy_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuEventDestroy_v2_unavailable(CUevent a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventDestroy_v2]);
+}
+static CUresult cuEventDestroy_v2_resolve(CUevent a0);
+static _Atomic(cuEventDestroy_v2_fn) cuEventDestroy_v2_slot = cuEventDestroy_v2_resolve;
+CUDASTUB_EXPORT CUresult cuEventDestroy_v2(CUevent a0)
+{
+	return atomic_load_explicit(&cuEventDestroy_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuEventDestroy_v2_resolve(CUevent a0)
 {
@@ -3266,12 +3299,6 @@ static CUresult cuEventDestroy_v2_resolve(CUevent a0)
 
 /* cuEventElapsedTime */
 typedef CUresult (*cuEventElapsedTime_fn)(float *a0, CUevent a1, CUevent a2);
-static CUresult cuEventElapsedTime_resolve(float *a0, CUevent a1, CUevent a2);
-static _Atomic(cuEventElapsedTime_fn) cuEventElapsedTime_slot = cuEventElapsedTime_resolve;
-CUDASTUB_EXPORT CUresult cuEventElapsedTime(float *a0, CUevent a1, CUevent a2)
-{
-	return atomic_load_explicit(&cuEventElapsedTime_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEventElapsedTime_unavailable(float *a0, CUevent a1, CUevent a2)
 {
 	(void)a0;
@@ -3279,6 +3306,12 @@ static CUresult cuEventElapsedTime_unavailable(float *a0, CUevent a1, CUevent a2
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventElapsedTime]);
+}
+static CUresult cuEventElapsedTime_resolve(float *a0, CUevent a1, CUevent a2);
+static _Atomic(cuEventElapsedTime_fn) cuEventElapsedTime_slot = cuEventElapsedTime_resolve;
+CUDASTUB_EXPORT CUresult cuEventElapsedTime(float *a0, CUevent a1, CUevent a2)
+{
+	return atomic_load_explicit(&cuEventElapsedTime_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEventElapsedTime_resolve(float *a0, CUevent a1, CUevent a2)
 {
@@ -3293,17 +3326,17 @@ static CUresult cuEventElapsedTime_resolve(float *a0, CUevent a1, CUevent a2)
 
 /* cuEventQuery */
 typedef CUresult (*cuEventQuery_fn)(CUevent a0);
-static CUresult cuEventQuery_resolve(CUevent a0);
-static _Atomic(cuEventQuery_fn) cuEventQuery_slot = cuEventQuery_resolve;
-CUDASTUB_EXPORT CUresult cuEventQuery(CUevent a0)
-{
-	return atomic_load_explicit(&cuEventQuery_slot, memory_order_acquire)(a0);
-}
 static CUresult cuEventQuery_unavailable(CUevent a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventQuery]);
+}
+static CUresult cuEventQuery_resolve(CUevent a0);
+static _Atomic(cuEventQuery_fn) cuEventQuery_slot = cuEventQuery_resolve;
+CUDASTUB_EXPORT CUresult cuEventQuery(CUevent a0)
+{
+	return atomic_load_explicit(&cuEventQuery_slot, memory_order_acquire)(a0);
 }
 static CUresult cuEventQuery_resolve(CUevent a0)
 {
@@ -3318,18 +3351,18 @@ static CUresult cuEventQuery_resolve(CUevent a0)
 
 /* cuEventRecord */
 typedef CUresult (*cuEventRecord_fn)(CUevent a0, CUstream a1);
-static CUresult cuEventRecord_resolve(CUevent a0, CUstream a1);
-static _Atomic(cuEventRecord_fn) cuEventRecord_slot = cuEventRecord_resolve;
-CUDASTUB_EXPORT CUresult cuEventRecord(CUevent a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuEventRecord_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuEventRecord_unavailable(CUevent a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventRecord]);
+}
+static CUresult cuEventRecord_resolve(CUevent a0, CUstream a1);
+static _Atomic(cuEventRecord_fn) cuEventRecord_slot = cuEventRecord_resolve;
+CUDASTUB_EXPORT CUresult cuEventRecord(CUevent a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuEventRecord_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuEventRecord_resolve(CUevent a0, CUstream a1)
 {
@@ -3344,12 +3377,6 @@ static CUresult cuEventRecord_resolve(CUevent a0, CUstream a1)
 
 /* cuEventRecordWithFlags */
 typedef CUresult (*cuEventRecordWithFlags_fn)(CUevent a0, CUstream a1, unsigned int a2);
-static CUresult cuEventRecordWithFlags_resolve(CUevent a0, CUstream a1, unsigned int a2);
-static _Atomic(cuEventRecordWithFlags_fn) cuEventRecordWithFlags_slot = cuEventRecordWithFlags_resolve;
-CUDASTUB_EXPORT CUresult cuEventRecordWithFlags(CUevent a0, CUstream a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuEventRecordWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEventRecordWithFlags_unavailable(CUevent a0, CUstream a1, unsigned int a2)
 {
 	(void)a0;
@@ -3357,6 +3384,12 @@ static CUresult cuEventRecordWithFlags_unavailable(CUevent a0, CUstream a1, unsi
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventRecordWithFlags]);
+}
+static CUresult cuEventRecordWithFlags_resolve(CUevent a0, CUstream a1, unsigned int a2);
+static _Atomic(cuEventRecordWithFlags_fn) cuEventRecordWithFlags_slot = cuEventRecordWithFlags_resolve;
+CUDASTUB_EXPORT CUresult cuEventRecordWithFlags(CUevent a0, CUstream a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuEventRecordWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEventRecordWithFlags_resolve(CUevent a0, CUstream a1, unsigned int a2)
 {
@@ -3371,12 +3404,6 @@ static CUresult cuEventRecordWithFlags_resolve(CUevent a0, CUstream a1, unsigned
 
 /* cuEventRecordWithFlags_ptsz */
 typedef CUresult (*cuEventRecordWithFlags_ptsz_fn)(CUevent a0, CUstream a1, unsigned int a2);
-static CUresult cuEventRecordWithFlags_ptsz_resolve(CUevent a0, CUstream a1, unsigned int a2);
-static _Atomic(cuEventRecordWithFlags_ptsz_fn) cuEventRecordWithFlags_ptsz_slot = cuEventRecordWithFlags_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuEventRecordWithFlags_ptsz(CUevent a0, CUstream a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuEventRecordWithFlags_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuEventRecordWithFlags_ptsz_unavailable(CUevent a0, CUstream a1, unsigned int a2)
 {
 	(void)a0;
@@ -3384,6 +3411,12 @@ static CUresult cuEventRecordWithFlags_ptsz_unavailable(CUevent a0, CUstream a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventRecordWithFlags_ptsz]);
+}
+static CUresult cuEventRecordWithFlags_ptsz_resolve(CUevent a0, CUstream a1, unsigned int a2);
+static _Atomic(cuEventRecordWithFlags_ptsz_fn) cuEventRecordWithFlags_ptsz_slot = cuEventRecordWithFlags_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuEventRecordWithFlags_ptsz(CUevent a0, CUstream a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuEventRecordWithFlags_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuEventRecordWithFlags_ptsz_resolve(CUevent a0, CUstream a1, unsigned int a2)
 {
@@ -3398,18 +3431,18 @@ static CUresult cuEventRecordWithFlags_ptsz_resolve(CUevent a0, CUstream a1, uns
 
 /* cuEventRecord_ptsz */
 typedef CUresult (*cuEventRecord_ptsz_fn)(CUevent a0, CUstream a1);
-static CUresult cuEventRecord_ptsz_resolve(CUevent a0, CUstream a1);
-static _Atomic(cuEventRecord_ptsz_fn) cuEventRecord_ptsz_slot = cuEventRecord_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuEventRecord_ptsz(CUevent a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuEventRecord_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuEventRecord_ptsz_unavailable(CUevent a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventRecord_ptsz]);
+}
+static CUresult cuEventRecord_ptsz_resolve(CUevent a0, CUstream a1);
+static _Atomic(cuEventRecord_ptsz_fn) cuEventRecord_ptsz_slot = cuEventRecord_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuEventRecord_ptsz(CUevent a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuEventRecord_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuEventRecord_ptsz_resolve(CUevent a0, CUstream a1)
 {
@@ -3424,17 +3457,17 @@ static CUresult cuEventRecord_ptsz_resolve(CUevent a0, CUstream a1)
 
 /* cuEventSynchronize */
 typedef CUresult (*cuEventSynchronize_fn)(CUevent a0);
-static CUresult cuEventSynchronize_resolve(CUevent a0);
-static _Atomic(cuEventSynchronize_fn) cuEventSynchronize_slot = cuEventSynchronize_resolve;
-CUDASTUB_EXPORT CUresult cuEventSynchronize(CUevent a0)
-{
-	return atomic_load_explicit(&cuEventSynchronize_slot, memory_order_acquire)(a0);
-}
 static CUresult cuEventSynchronize_unavailable(CUevent a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuEventSynchronize]);
+}
+static CUresult cuEventSynchronize_resolve(CUevent a0);
+static _Atomic(cuEventSynchronize_fn) cuEventSynchronize_slot = cuEventSynchronize_resolve;
+CUDASTUB_EXPORT CUresult cuEventSynchronize(CUevent a0)
+{
+	return atomic_load_explicit(&cuEventSynchronize_slot, memory_order_acquire)(a0);
 }
 static CUresult cuEventSynchronize_resolve(CUevent a0)
 {
@@ -3449,12 +3482,6 @@ static CUresult cuEventSynchronize_resolve(CUevent a0)
 
 /* cuExternalMemoryGetMappedBuffer */
 typedef CUresult (*cuExternalMemoryGetMappedBuffer_fn)(CUdeviceptr *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2);
-static CUresult cuExternalMemoryGetMappedBuffer_resolve(CUdeviceptr *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2);
-static _Atomic(cuExternalMemoryGetMappedBuffer_fn) cuExternalMemoryGetMappedBuffer_slot = cuExternalMemoryGetMappedBuffer_resolve;
-CUDASTUB_EXPORT CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2)
-{
-	return atomic_load_explicit(&cuExternalMemoryGetMappedBuffer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuExternalMemoryGetMappedBuffer_unavailable(CUdeviceptr *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2)
 {
 	(void)a0;
@@ -3462,6 +3489,12 @@ static CUresult cuExternalMemoryGetMappedBuffer_unavailable(CUdeviceptr *a0, CUe
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuExternalMemoryGetMappedBuffer]);
+}
+static CUresult cuExternalMemoryGetMappedBuffer_resolve(CUdeviceptr *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2);
+static _Atomic(cuExternalMemoryGetMappedBuffer_fn) cuExternalMemoryGetMappedBuffer_slot = cuExternalMemoryGetMappedBuffer_resolve;
+CUDASTUB_EXPORT CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2)
+{
+	return atomic_load_explicit(&cuExternalMemoryGetMappedBuffer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuExternalMemoryGetMappedBuffer_resolve(CUdeviceptr *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *a2)
 {
@@ -3476,12 +3509,6 @@ static CUresult cuExternalMemoryGetMappedBuffer_resolve(CUdeviceptr *a0, CUexter
 
 /* cuExternalMemoryGetMappedMipmappedArray */
 typedef CUresult (*cuExternalMemoryGetMappedMipmappedArray_fn)(CUmipmappedArray *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2);
-static CUresult cuExternalMemoryGetMappedMipmappedArray_resolve(CUmipmappedArray *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2);
-static _Atomic(cuExternalMemoryGetMappedMipmappedArray_fn) cuExternalMemoryGetMappedMipmappedArray_slot = cuExternalMemoryGetMappedMipmappedArray_resolve;
-CUDASTUB_EXPORT CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2)
-{
-	return atomic_load_explicit(&cuExternalMemoryGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuExternalMemoryGetMappedMipmappedArray_unavailable(CUmipmappedArray *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2)
 {
 	(void)a0;
@@ -3489,6 +3516,12 @@ static CUresult cuExternalMemoryGetMappedMipmappedArray_unavailable(CUmipmappedA
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuExternalMemoryGetMappedMipmappedArray]);
+}
+static CUresult cuExternalMemoryGetMappedMipmappedArray_resolve(CUmipmappedArray *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2);
+static _Atomic(cuExternalMemoryGetMappedMipmappedArray_fn) cuExternalMemoryGetMappedMipmappedArray_slot = cuExternalMemoryGetMappedMipmappedArray_resolve;
+CUDASTUB_EXPORT CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2)
+{
+	return atomic_load_explicit(&cuExternalMemoryGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuExternalMemoryGetMappedMipmappedArray_resolve(CUmipmappedArray *a0, CUexternalMemory a1, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *a2)
 {
@@ -3503,18 +3536,18 @@ static CUresult cuExternalMemoryGetMappedMipmappedArray_resolve(CUmipmappedArray
 
 /* cuFlushGPUDirectRDMAWrites */
 typedef CUresult (*cuFlushGPUDirectRDMAWrites_fn)(CUflushGPUDirectRDMAWritesTarget a0, CUflushGPUDirectRDMAWritesScope a1);
-static CUresult cuFlushGPUDirectRDMAWrites_resolve(CUflushGPUDirectRDMAWritesTarget a0, CUflushGPUDirectRDMAWritesScope a1);
-static _Atomic(cuFlushGPUDirectRDMAWrites_fn) cuFlushGPUDirectRDMAWrites_slot = cuFlushGPUDirectRDMAWrites_resolve;
-CUDASTUB_EXPORT CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget a0, CUflushGPUDirectRDMAWritesScope a1)
-{
-	return atomic_load_explicit(&cuFlushGPUDirectRDMAWrites_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuFlushGPUDirectRDMAWrites_unavailable(CUflushGPUDirectRDMAWritesTarget a0, CUflushGPUDirectRDMAWritesScope a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFlushGPUDirectRDMAWrites]);
+}
+static CUresult cuFlushGPUDirectRDMAWrites_resolve(CUflushGPUDirectRDMAWritesTarget a0, CUflushGPUDirectRDMAWritesScope a1);
+static _Atomic(cuFlushGPUDirectRDMAWrites_fn) cuFlushGPUDirectRDMAWrites_slot = cuFlushGPUDirectRDMAWrites_resolve;
+CUDASTUB_EXPORT CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget a0, CUflushGPUDirectRDMAWritesScope a1)
+{
+	return atomic_load_explicit(&cuFlushGPUDirectRDMAWrites_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuFlushGPUDirectRDMAWrites_resolve(CUflushGPUDirectRDMAWritesTarget a0, CUflushGPUDirectRDMAWritesScope a1)
 {
@@ -3529,12 +3562,6 @@ static CUresult cuFlushGPUDirectRDMAWrites_resolve(CUflushGPUDirectRDMAWritesTar
 
 /* cuFuncGetAttribute */
 typedef CUresult (*cuFuncGetAttribute_fn)(int *a0, CUfunction_attribute a1, CUfunction a2);
-static CUresult cuFuncGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUfunction a2);
-static _Atomic(cuFuncGetAttribute_fn) cuFuncGetAttribute_slot = cuFuncGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuFuncGetAttribute(int *a0, CUfunction_attribute a1, CUfunction a2)
-{
-	return atomic_load_explicit(&cuFuncGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuFuncGetAttribute_unavailable(int *a0, CUfunction_attribute a1, CUfunction a2)
 {
 	(void)a0;
@@ -3542,6 +3569,12 @@ static CUresult cuFuncGetAttribute_unavailable(int *a0, CUfunction_attribute a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncGetAttribute]);
+}
+static CUresult cuFuncGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUfunction a2);
+static _Atomic(cuFuncGetAttribute_fn) cuFuncGetAttribute_slot = cuFuncGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuFuncGetAttribute(int *a0, CUfunction_attribute a1, CUfunction a2)
+{
+	return atomic_load_explicit(&cuFuncGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuFuncGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUfunction a2)
 {
@@ -3556,18 +3589,18 @@ static CUresult cuFuncGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUf
 
 /* cuFuncGetModule */
 typedef CUresult (*cuFuncGetModule_fn)(CUmodule *a0, CUfunction a1);
-static CUresult cuFuncGetModule_resolve(CUmodule *a0, CUfunction a1);
-static _Atomic(cuFuncGetModule_fn) cuFuncGetModule_slot = cuFuncGetModule_resolve;
-CUDASTUB_EXPORT CUresult cuFuncGetModule(CUmodule *a0, CUfunction a1)
-{
-	return atomic_load_explicit(&cuFuncGetModule_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuFuncGetModule_unavailable(CUmodule *a0, CUfunction a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncGetModule]);
+}
+static CUresult cuFuncGetModule_resolve(CUmodule *a0, CUfunction a1);
+static _Atomic(cuFuncGetModule_fn) cuFuncGetModule_slot = cuFuncGetModule_resolve;
+CUDASTUB_EXPORT CUresult cuFuncGetModule(CUmodule *a0, CUfunction a1)
+{
+	return atomic_load_explicit(&cuFuncGetModule_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuFuncGetModule_resolve(CUmodule *a0, CUfunction a1)
 {
@@ -3582,18 +3615,18 @@ static CUresult cuFuncGetModule_resolve(CUmodule *a0, CUfunction a1)
 
 /* cuFuncGetName */
 typedef CUresult (*cuFuncGetName_fn)(const char **a0, CUfunction a1);
-static CUresult cuFuncGetName_resolve(const char **a0, CUfunction a1);
-static _Atomic(cuFuncGetName_fn) cuFuncGetName_slot = cuFuncGetName_resolve;
-CUDASTUB_EXPORT CUresult cuFuncGetName(const char **a0, CUfunction a1)
-{
-	return atomic_load_explicit(&cuFuncGetName_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuFuncGetName_unavailable(const char **a0, CUfunction a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncGetName]);
+}
+static CUresult cuFuncGetName_resolve(const char **a0, CUfunction a1);
+static _Atomic(cuFuncGetName_fn) cuFuncGetName_slot = cuFuncGetName_resolve;
+CUDASTUB_EXPORT CUresult cuFuncGetName(const char **a0, CUfunction a1)
+{
+	return atomic_load_explicit(&cuFuncGetName_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuFuncGetName_resolve(const char **a0, CUfunction a1)
 {
@@ -3608,12 +3641,6 @@ static CUresult cuFuncGetName_resolve(const char **a0, CUfunction a1)
 
 /* cuFuncGetParamInfo */
 typedef CUresult (*cuFuncGetParamInfo_fn)(CUfunction a0, size_t a1, size_t *a2, size_t *a3);
-static CUresult cuFuncGetParamInfo_resolve(CUfunction a0, size_t a1, size_t *a2, size_t *a3);
-static _Atomic(cuFuncGetParamInfo_fn) cuFuncGetParamInfo_slot = cuFuncGetParamInfo_resolve;
-CUDASTUB_EXPORT CUresult cuFuncGetParamInfo(CUfunction a0, size_t a1, size_t *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cuFuncGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuFuncGetParamInfo_unavailable(CUfunction a0, size_t a1, size_t *a2, size_t *a3)
 {
 	(void)a0;
@@ -3622,6 +3649,12 @@ static CUresult cuFuncGetParamInfo_unavailable(CUfunction a0, size_t a1, size_t 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncGetParamInfo]);
+}
+static CUresult cuFuncGetParamInfo_resolve(CUfunction a0, size_t a1, size_t *a2, size_t *a3);
+static _Atomic(cuFuncGetParamInfo_fn) cuFuncGetParamInfo_slot = cuFuncGetParamInfo_resolve;
+CUDASTUB_EXPORT CUresult cuFuncGetParamInfo(CUfunction a0, size_t a1, size_t *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cuFuncGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuFuncGetParamInfo_resolve(CUfunction a0, size_t a1, size_t *a2, size_t *a3)
 {
@@ -3636,18 +3669,18 @@ static CUresult cuFuncGetParamInfo_resolve(CUfunction a0, size_t a1, size_t *a2,
 
 /* cuFuncIsLoaded */
 typedef CUresult (*cuFuncIsLoaded_fn)(CUfunctionLoadingState *a0, CUfunction a1);
-static CUresult cuFuncIsLoaded_resolve(CUfunctionLoadingState *a0, CUfunction a1);
-static _Atomic(cuFuncIsLoaded_fn) cuFuncIsLoaded_slot = cuFuncIsLoaded_resolve;
-CUDASTUB_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *a0, CUfunction a1)
-{
-	return atomic_load_explicit(&cuFuncIsLoaded_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuFuncIsLoaded_unavailable(CUfunctionLoadingState *a0, CUfunction a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncIsLoaded]);
+}
+static CUresult cuFuncIsLoaded_resolve(CUfunctionLoadingState *a0, CUfunction a1);
+static _Atomic(cuFuncIsLoaded_fn) cuFuncIsLoaded_slot = cuFuncIsLoaded_resolve;
+CUDASTUB_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *a0, CUfunction a1)
+{
+	return atomic_load_explicit(&cuFuncIsLoaded_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuFuncIsLoaded_resolve(CUfunctionLoadingState *a0, CUfunction a1)
 {
@@ -3662,17 +3695,17 @@ static CUresult cuFuncIsLoaded_resolve(CUfunctionLoadingState *a0, CUfunction a1
 
 /* cuFuncLoad */
 typedef CUresult (*cuFuncLoad_fn)(CUfunction a0);
-static CUresult cuFuncLoad_resolve(CUfunction a0);
-static _Atomic(cuFuncLoad_fn) cuFuncLoad_slot = cuFuncLoad_resolve;
-CUDASTUB_EXPORT CUresult cuFuncLoad(CUfunction a0)
-{
-	return atomic_load_explicit(&cuFuncLoad_slot, memory_order_acquire)(a0);
-}
 static CUresult cuFuncLoad_unavailable(CUfunction a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncLoad]);
+}
+static CUresult cuFuncLoad_resolve(CUfunction a0);
+static _Atomic(cuFuncLoad_fn) cuFuncLoad_slot = cuFuncLoad_resolve;
+CUDASTUB_EXPORT CUresult cuFuncLoad(CUfunction a0)
+{
+	return atomic_load_explicit(&cuFuncLoad_slot, memory_order_acquire)(a0);
 }
 static CUresult cuFuncLoad_resolve(CUfunction a0)
 {
@@ -3687,12 +3720,6 @@ static CUresult cuFuncLoad_resolve(CUfunction a0)
 
 /* cuFuncSetAttribute */
 typedef CUresult (*cuFuncSetAttribute_fn)(CUfunction a0, CUfunction_attribute a1, int a2);
-static CUresult cuFuncSetAttribute_resolve(CUfunction a0, CUfunction_attribute a1, int a2);
-static _Atomic(cuFuncSetAttribute_fn) cuFuncSetAttribute_slot = cuFuncSetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuFuncSetAttribute(CUfunction a0, CUfunction_attribute a1, int a2)
-{
-	return atomic_load_explicit(&cuFuncSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuFuncSetAttribute_unavailable(CUfunction a0, CUfunction_attribute a1, int a2)
 {
 	(void)a0;
@@ -3700,6 +3727,12 @@ static CUresult cuFuncSetAttribute_unavailable(CUfunction a0, CUfunction_attribu
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncSetAttribute]);
+}
+static CUresult cuFuncSetAttribute_resolve(CUfunction a0, CUfunction_attribute a1, int a2);
+static _Atomic(cuFuncSetAttribute_fn) cuFuncSetAttribute_slot = cuFuncSetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuFuncSetAttribute(CUfunction a0, CUfunction_attribute a1, int a2)
+{
+	return atomic_load_explicit(&cuFuncSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuFuncSetAttribute_resolve(CUfunction a0, CUfunction_attribute a1, int a2)
 {
@@ -3714,12 +3747,6 @@ static CUresult cuFuncSetAttribute_resolve(CUfunction a0, CUfunction_attribute a
 
 /* cuFuncSetBlockShape */
 typedef CUresult (*cuFuncSetBlockShape_fn)(CUfunction a0, int a1, int a2, int a3);
-static CUresult cuFuncSetBlockShape_resolve(CUfunction a0, int a1, int a2, int a3);
-static _Atomic(cuFuncSetBlockShape_fn) cuFuncSetBlockShape_slot = cuFuncSetBlockShape_resolve;
-CUDASTUB_EXPORT CUresult cuFuncSetBlockShape(CUfunction a0, int a1, int a2, int a3)
-{
-	return atomic_load_explicit(&cuFuncSetBlockShape_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuFuncSetBlockShape_unavailable(CUfunction a0, int a1, int a2, int a3)
 {
 	(void)a0;
@@ -3728,6 +3755,12 @@ static CUresult cuFuncSetBlockShape_unavailable(CUfunction a0, int a1, int a2, i
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncSetBlockShape]);
+}
+static CUresult cuFuncSetBlockShape_resolve(CUfunction a0, int a1, int a2, int a3);
+static _Atomic(cuFuncSetBlockShape_fn) cuFuncSetBlockShape_slot = cuFuncSetBlockShape_resolve;
+CUDASTUB_EXPORT CUresult cuFuncSetBlockShape(CUfunction a0, int a1, int a2, int a3)
+{
+	return atomic_load_explicit(&cuFuncSetBlockShape_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuFuncSetBlockShape_resolve(CUfunction a0, int a1, int a2, int a3)
 {
@@ -3742,18 +3775,18 @@ static CUresult cuFuncSetBlockShape_resolve(CUfunction a0, int a1, int a2, int a
 
 /* cuFuncSetCacheConfig */
 typedef CUresult (*cuFuncSetCacheConfig_fn)(CUfunction a0, CUfunc_cache a1);
-static CUresult cuFuncSetCacheConfig_resolve(CUfunction a0, CUfunc_cache a1);
-static _Atomic(cuFuncSetCacheConfig_fn) cuFuncSetCacheConfig_slot = cuFuncSetCacheConfig_resolve;
-CUDASTUB_EXPORT CUresult cuFuncSetCacheConfig(CUfunction a0, CUfunc_cache a1)
-{
-	return atomic_load_explicit(&cuFuncSetCacheConfig_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuFuncSetCacheConfig_unavailable(CUfunction a0, CUfunc_cache a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncSetCacheConfig]);
+}
+static CUresult cuFuncSetCacheConfig_resolve(CUfunction a0, CUfunc_cache a1);
+static _Atomic(cuFuncSetCacheConfig_fn) cuFuncSetCacheConfig_slot = cuFuncSetCacheConfig_resolve;
+CUDASTUB_EXPORT CUresult cuFuncSetCacheConfig(CUfunction a0, CUfunc_cache a1)
+{
+	return atomic_load_explicit(&cuFuncSetCacheConfig_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuFuncSetCacheConfig_resolve(CUfunction a0, CUfunc_cache a1)
 {
@@ -3768,18 +3801,18 @@ static CUresult cuFuncSetCacheConfig_resolve(CUfunction a0, CUfunc_cache a1)
 
 /* cuFuncSetSharedMemConfig */
 typedef CUresult (*cuFuncSetSharedMemConfig_fn)(CUfunction a0, CUsharedconfig a1);
-static CUresult cuFuncSetSharedMemConfig_resolve(CUfunction a0, CUsharedconfig a1);
-static _Atomic(cuFuncSetSharedMemConfig_fn) cuFuncSetSharedMemConfig_slot = cuFuncSetSharedMemConfig_resolve;
-CUDASTUB_EXPORT CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
-{
-	return atomic_load_explicit(&cuFuncSetSharedMemConfig_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuFuncSetSharedMemConfig_unavailable(CUfunction a0, CUsharedconfig a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncSetSharedMemConfig]);
+}
+static CUresult cuFuncSetSharedMemConfig_resolve(CUfunction a0, CUsharedconfig a1);
+static _Atomic(cuFuncSetSharedMemConfig_fn) cuFuncSetSharedMemConfig_slot = cuFuncSetSharedMemConfig_resolve;
+CUDASTUB_EXPORT CUresult cuFuncSetSharedMemConfig(CUfunction a0, CUsharedconfig a1)
+{
+	return atomic_load_explicit(&cuFuncSetSharedMemConfig_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuFuncSetSharedMemConfig_resolve(CUfunction a0, CUsharedconfig a1)
 {
@@ -3794,18 +3827,18 @@ static CUresult cuFuncSetSharedMemConfig_resolve(CUfunction a0, CUsharedconfig a
 
 /* cuFuncSetSharedSize */
 typedef CUresult (*cuFuncSetSharedSize_fn)(CUfunction a0, unsigned int a1);
-static CUresult cuFuncSetSharedSize_resolve(CUfunction a0, unsigned int a1);
-static _Atomic(cuFuncSetSharedSize_fn) cuFuncSetSharedSize_slot = cuFuncSetSharedSize_resolve;
-CUDASTUB_EXPORT CUresult cuFuncSetSharedSize(CUfunction a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuFuncSetSharedSize_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuFuncSetSharedSize_unavailable(CUfunction a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuFuncSetSharedSize]);
+}
+static CUresult cuFuncSetSharedSize_resolve(CUfunction a0, unsigned int a1);
+static _Atomic(cuFuncSetSharedSize_fn) cuFuncSetSharedSize_slot = cuFuncSetSharedSize_resolve;
+CUDASTUB_EXPORT CUresult cuFuncSetSharedSize(CUfunction a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuFuncSetSharedSize_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuFuncSetSharedSize_resolve(CUfunction a0, unsigned int a1)
 {
@@ -3820,12 +3853,6 @@ static CUresult cuFuncSetSharedSize_resolve(CUfunction a0, unsigned int a1)
 
 /* cuGLCtxCreate */
 typedef CUresult (*cuGLCtxCreate_fn)(CUcontext *a0, unsigned int a1, CUdevice a2);
-static CUresult cuGLCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
-static _Atomic(cuGLCtxCreate_fn) cuGLCtxCreate_slot = cuGLCtxCreate_resolve;
-CUDASTUB_EXPORT CUresult cuGLCtxCreate(CUcontext *a0, unsigned int a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuGLCtxCreate_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGLCtxCreate_unavailable(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
 	(void)a0;
@@ -3833,6 +3860,12 @@ static CUresult cuGLCtxCreate_unavailable(CUcontext *a0, unsigned int a1, CUdevi
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLCtxCreate]);
+}
+static CUresult cuGLCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
+static _Atomic(cuGLCtxCreate_fn) cuGLCtxCreate_slot = cuGLCtxCreate_resolve;
+CUDASTUB_EXPORT CUresult cuGLCtxCreate(CUcontext *a0, unsigned int a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuGLCtxCreate_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGLCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
@@ -3847,12 +3880,6 @@ static CUresult cuGLCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a
 
 /* cuGLCtxCreate_v2 */
 typedef CUresult (*cuGLCtxCreate_v2_fn)(CUcontext *a0, unsigned int a1, CUdevice a2);
-static CUresult cuGLCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
-static _Atomic(cuGLCtxCreate_v2_fn) cuGLCtxCreate_v2_slot = cuGLCtxCreate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGLCtxCreate_v2(CUcontext *a0, unsigned int a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuGLCtxCreate_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGLCtxCreate_v2_unavailable(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
 	(void)a0;
@@ -3860,6 +3887,12 @@ static CUresult cuGLCtxCreate_v2_unavailable(CUcontext *a0, unsigned int a1, CUd
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLCtxCreate_v2]);
+}
+static CUresult cuGLCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2);
+static _Atomic(cuGLCtxCreate_v2_fn) cuGLCtxCreate_v2_slot = cuGLCtxCreate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGLCtxCreate_v2(CUcontext *a0, unsigned int a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuGLCtxCreate_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGLCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
@@ -3874,12 +3907,6 @@ static CUresult cuGLCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevic
 
 /* cuGLGetDevices */
 typedef CUresult (*cuGLGetDevices_fn)(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3);
-static CUresult cuGLGetDevices_resolve(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3);
-static _Atomic(cuGLGetDevices_fn) cuGLGetDevices_slot = cuGLGetDevices_resolve;
-CUDASTUB_EXPORT CUresult cuGLGetDevices(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
-{
-	return atomic_load_explicit(&cuGLGetDevices_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGLGetDevices_unavailable(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
 {
 	(void)a0;
@@ -3888,6 +3915,12 @@ static CUresult cuGLGetDevices_unavailable(unsigned int *a0, CUdevice *a1, unsig
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLGetDevices]);
+}
+static CUresult cuGLGetDevices_resolve(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3);
+static _Atomic(cuGLGetDevices_fn) cuGLGetDevices_slot = cuGLGetDevices_resolve;
+CUDASTUB_EXPORT CUresult cuGLGetDevices(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
+{
+	return atomic_load_explicit(&cuGLGetDevices_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGLGetDevices_resolve(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
 {
@@ -3902,12 +3935,6 @@ static CUresult cuGLGetDevices_resolve(unsigned int *a0, CUdevice *a1, unsigned 
 
 /* cuGLGetDevices_v2 */
 typedef CUresult (*cuGLGetDevices_v2_fn)(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3);
-static CUresult cuGLGetDevices_v2_resolve(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3);
-static _Atomic(cuGLGetDevices_v2_fn) cuGLGetDevices_v2_slot = cuGLGetDevices_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGLGetDevices_v2(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
-{
-	return atomic_load_explicit(&cuGLGetDevices_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGLGetDevices_v2_unavailable(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
 {
 	(void)a0;
@@ -3916,6 +3943,12 @@ static CUresult cuGLGetDevices_v2_unavailable(unsigned int *a0, CUdevice *a1, un
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLGetDevices_v2]);
+}
+static CUresult cuGLGetDevices_v2_resolve(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3);
+static _Atomic(cuGLGetDevices_v2_fn) cuGLGetDevices_v2_slot = cuGLGetDevices_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGLGetDevices_v2(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
+{
+	return atomic_load_explicit(&cuGLGetDevices_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGLGetDevices_v2_resolve(unsigned int *a0, CUdevice *a1, unsigned int a2, CUGLDeviceList a3)
 {
@@ -3930,16 +3963,16 @@ static CUresult cuGLGetDevices_v2_resolve(unsigned int *a0, CUdevice *a1, unsign
 
 /* cuGLInit */
 typedef CUresult (*cuGLInit_fn)(void);
+static CUresult cuGLInit_unavailable(void)
+{
+	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuGLInit]);
+}
 static CUresult cuGLInit_resolve(void);
 static _Atomic(cuGLInit_fn) cuGLInit_slot = cuGLInit_resolve;
 CUDASTUB_EXPORT CUresult cuGLInit(void)
 {
 	return atomic_load_explicit(&cuGLInit_slot, memory_order_acquire)();
-}
-static CUresult cuGLInit_unavailable(void)
-{
-	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
-						&cudastub_cuda_functions[F_cuGLInit]);
 }
 static CUresult cuGLInit_resolve(void)
 {
@@ -3954,12 +3987,6 @@ static CUresult cuGLInit_resolve(void)
 
 /* cuGLMapBufferObject */
 typedef CUresult (*cuGLMapBufferObject_fn)(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2);
-static CUresult cuGLMapBufferObject_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2);
-static _Atomic(cuGLMapBufferObject_fn) cuGLMapBufferObject_slot = cuGLMapBufferObject_resolve;
-CUDASTUB_EXPORT CUresult cuGLMapBufferObject(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2)
-{
-	return atomic_load_explicit(&cuGLMapBufferObject_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGLMapBufferObject_unavailable(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2)
 {
 	(void)a0;
@@ -3967,6 +3994,12 @@ static CUresult cuGLMapBufferObject_unavailable(CUdeviceptr_v1 *a0, unsigned int
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLMapBufferObject]);
+}
+static CUresult cuGLMapBufferObject_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2);
+static _Atomic(cuGLMapBufferObject_fn) cuGLMapBufferObject_slot = cuGLMapBufferObject_resolve;
+CUDASTUB_EXPORT CUresult cuGLMapBufferObject(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2)
+{
+	return atomic_load_explicit(&cuGLMapBufferObject_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGLMapBufferObject_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2)
 {
@@ -3981,12 +4014,6 @@ static CUresult cuGLMapBufferObject_resolve(CUdeviceptr_v1 *a0, unsigned int *a1
 
 /* cuGLMapBufferObjectAsync */
 typedef CUresult (*cuGLMapBufferObjectAsync_fn)(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2, CUstream a3);
-static CUresult cuGLMapBufferObjectAsync_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2, CUstream a3);
-static _Atomic(cuGLMapBufferObjectAsync_fn) cuGLMapBufferObjectAsync_slot = cuGLMapBufferObjectAsync_resolve;
-CUDASTUB_EXPORT CUresult cuGLMapBufferObjectAsync(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuGLMapBufferObjectAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGLMapBufferObjectAsync_unavailable(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2, CUstream a3)
 {
 	(void)a0;
@@ -3995,6 +4022,12 @@ static CUresult cuGLMapBufferObjectAsync_unavailable(CUdeviceptr_v1 *a0, unsigne
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLMapBufferObjectAsync]);
+}
+static CUresult cuGLMapBufferObjectAsync_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2, CUstream a3);
+static _Atomic(cuGLMapBufferObjectAsync_fn) cuGLMapBufferObjectAsync_slot = cuGLMapBufferObjectAsync_resolve;
+CUDASTUB_EXPORT CUresult cuGLMapBufferObjectAsync(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuGLMapBufferObjectAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGLMapBufferObjectAsync_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, GLuint a2, CUstream a3)
 {
@@ -4009,12 +4042,6 @@ static CUresult cuGLMapBufferObjectAsync_resolve(CUdeviceptr_v1 *a0, unsigned in
 
 /* cuGLMapBufferObjectAsync_v2 */
 typedef CUresult (*cuGLMapBufferObjectAsync_v2_fn)(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3);
-static CUresult cuGLMapBufferObjectAsync_v2_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3);
-static _Atomic(cuGLMapBufferObjectAsync_v2_fn) cuGLMapBufferObjectAsync_v2_slot = cuGLMapBufferObjectAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGLMapBufferObjectAsync_v2(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuGLMapBufferObjectAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGLMapBufferObjectAsync_v2_unavailable(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
 {
 	(void)a0;
@@ -4023,6 +4050,12 @@ static CUresult cuGLMapBufferObjectAsync_v2_unavailable(CUdeviceptr *a0, size_t 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLMapBufferObjectAsync_v2]);
+}
+static CUresult cuGLMapBufferObjectAsync_v2_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3);
+static _Atomic(cuGLMapBufferObjectAsync_v2_fn) cuGLMapBufferObjectAsync_v2_slot = cuGLMapBufferObjectAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGLMapBufferObjectAsync_v2(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuGLMapBufferObjectAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGLMapBufferObjectAsync_v2_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
 {
@@ -4037,12 +4070,6 @@ static CUresult cuGLMapBufferObjectAsync_v2_resolve(CUdeviceptr *a0, size_t *a1,
 
 /* cuGLMapBufferObjectAsync_v2_ptsz */
 typedef CUresult (*cuGLMapBufferObjectAsync_v2_ptsz_fn)(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3);
-static CUresult cuGLMapBufferObjectAsync_v2_ptsz_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3);
-static _Atomic(cuGLMapBufferObjectAsync_v2_ptsz_fn) cuGLMapBufferObjectAsync_v2_ptsz_slot = cuGLMapBufferObjectAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuGLMapBufferObjectAsync_v2_ptsz(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuGLMapBufferObjectAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGLMapBufferObjectAsync_v2_ptsz_unavailable(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
 {
 	(void)a0;
@@ -4051,6 +4078,12 @@ static CUresult cuGLMapBufferObjectAsync_v2_ptsz_unavailable(CUdeviceptr *a0, si
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLMapBufferObjectAsync_v2_ptsz]);
+}
+static CUresult cuGLMapBufferObjectAsync_v2_ptsz_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3);
+static _Atomic(cuGLMapBufferObjectAsync_v2_ptsz_fn) cuGLMapBufferObjectAsync_v2_ptsz_slot = cuGLMapBufferObjectAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuGLMapBufferObjectAsync_v2_ptsz(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuGLMapBufferObjectAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGLMapBufferObjectAsync_v2_ptsz_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2, CUstream a3)
 {
@@ -4065,12 +4098,6 @@ static CUresult cuGLMapBufferObjectAsync_v2_ptsz_resolve(CUdeviceptr *a0, size_t
 
 /* cuGLMapBufferObject_v2 */
 typedef CUresult (*cuGLMapBufferObject_v2_fn)(CUdeviceptr *a0, size_t *a1, GLuint a2);
-static CUresult cuGLMapBufferObject_v2_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2);
-static _Atomic(cuGLMapBufferObject_v2_fn) cuGLMapBufferObject_v2_slot = cuGLMapBufferObject_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGLMapBufferObject_v2(CUdeviceptr *a0, size_t *a1, GLuint a2)
-{
-	return atomic_load_explicit(&cuGLMapBufferObject_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGLMapBufferObject_v2_unavailable(CUdeviceptr *a0, size_t *a1, GLuint a2)
 {
 	(void)a0;
@@ -4078,6 +4105,12 @@ static CUresult cuGLMapBufferObject_v2_unavailable(CUdeviceptr *a0, size_t *a1, 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLMapBufferObject_v2]);
+}
+static CUresult cuGLMapBufferObject_v2_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2);
+static _Atomic(cuGLMapBufferObject_v2_fn) cuGLMapBufferObject_v2_slot = cuGLMapBufferObject_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGLMapBufferObject_v2(CUdeviceptr *a0, size_t *a1, GLuint a2)
+{
+	return atomic_load_explicit(&cuGLMapBufferObject_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGLMapBufferObject_v2_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2)
 {
@@ -4092,12 +4125,6 @@ static CUresult cuGLMapBufferObject_v2_resolve(CUdeviceptr *a0, size_t *a1, GLui
 
 /* cuGLMapBufferObject_v2_ptds */
 typedef CUresult (*cuGLMapBufferObject_v2_ptds_fn)(CUdeviceptr *a0, size_t *a1, GLuint a2);
-static CUresult cuGLMapBufferObject_v2_ptds_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2);
-static _Atomic(cuGLMapBufferObject_v2_ptds_fn) cuGLMapBufferObject_v2_ptds_slot = cuGLMapBufferObject_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuGLMapBufferObject_v2_ptds(CUdeviceptr *a0, size_t *a1, GLuint a2)
-{
-	return atomic_load_explicit(&cuGLMapBufferObject_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGLMapBufferObject_v2_ptds_unavailable(CUdeviceptr *a0, size_t *a1, GLuint a2)
 {
 	(void)a0;
@@ -4105,6 +4132,12 @@ static CUresult cuGLMapBufferObject_v2_ptds_unavailable(CUdeviceptr *a0, size_t 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLMapBufferObject_v2_ptds]);
+}
+static CUresult cuGLMapBufferObject_v2_ptds_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2);
+static _Atomic(cuGLMapBufferObject_v2_ptds_fn) cuGLMapBufferObject_v2_ptds_slot = cuGLMapBufferObject_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuGLMapBufferObject_v2_ptds(CUdeviceptr *a0, size_t *a1, GLuint a2)
+{
+	return atomic_load_explicit(&cuGLMapBufferObject_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGLMapBufferObject_v2_ptds_resolve(CUdeviceptr *a0, size_t *a1, GLuint a2)
 {
@@ -4119,17 +4152,17 @@ static CUresult cuGLMapBufferObject_v2_ptds_resolve(CUdeviceptr *a0, size_t *a1,
 
 /* cuGLRegisterBufferObject */
 typedef CUresult (*cuGLRegisterBufferObject_fn)(GLuint a0);
-static CUresult cuGLRegisterBufferObject_resolve(GLuint a0);
-static _Atomic(cuGLRegisterBufferObject_fn) cuGLRegisterBufferObject_slot = cuGLRegisterBufferObject_resolve;
-CUDASTUB_EXPORT CUresult cuGLRegisterBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cuGLRegisterBufferObject_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGLRegisterBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLRegisterBufferObject]);
+}
+static CUresult cuGLRegisterBufferObject_resolve(GLuint a0);
+static _Atomic(cuGLRegisterBufferObject_fn) cuGLRegisterBufferObject_slot = cuGLRegisterBufferObject_resolve;
+CUDASTUB_EXPORT CUresult cuGLRegisterBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cuGLRegisterBufferObject_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGLRegisterBufferObject_resolve(GLuint a0)
 {
@@ -4144,18 +4177,18 @@ static CUresult cuGLRegisterBufferObject_resolve(GLuint a0)
 
 /* cuGLSetBufferObjectMapFlags */
 typedef CUresult (*cuGLSetBufferObjectMapFlags_fn)(GLuint a0, unsigned int a1);
-static CUresult cuGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1);
-static _Atomic(cuGLSetBufferObjectMapFlags_fn) cuGLSetBufferObjectMapFlags_slot = cuGLSetBufferObjectMapFlags_resolve;
-CUDASTUB_EXPORT CUresult cuGLSetBufferObjectMapFlags(GLuint a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuGLSetBufferObjectMapFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGLSetBufferObjectMapFlags_unavailable(GLuint a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLSetBufferObjectMapFlags]);
+}
+static CUresult cuGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1);
+static _Atomic(cuGLSetBufferObjectMapFlags_fn) cuGLSetBufferObjectMapFlags_slot = cuGLSetBufferObjectMapFlags_resolve;
+CUDASTUB_EXPORT CUresult cuGLSetBufferObjectMapFlags(GLuint a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuGLSetBufferObjectMapFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1)
 {
@@ -4170,17 +4203,17 @@ static CUresult cuGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1)
 
 /* cuGLUnmapBufferObject */
 typedef CUresult (*cuGLUnmapBufferObject_fn)(GLuint a0);
-static CUresult cuGLUnmapBufferObject_resolve(GLuint a0);
-static _Atomic(cuGLUnmapBufferObject_fn) cuGLUnmapBufferObject_slot = cuGLUnmapBufferObject_resolve;
-CUDASTUB_EXPORT CUresult cuGLUnmapBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cuGLUnmapBufferObject_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGLUnmapBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLUnmapBufferObject]);
+}
+static CUresult cuGLUnmapBufferObject_resolve(GLuint a0);
+static _Atomic(cuGLUnmapBufferObject_fn) cuGLUnmapBufferObject_slot = cuGLUnmapBufferObject_resolve;
+CUDASTUB_EXPORT CUresult cuGLUnmapBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cuGLUnmapBufferObject_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGLUnmapBufferObject_resolve(GLuint a0)
 {
@@ -4195,18 +4228,18 @@ static CUresult cuGLUnmapBufferObject_resolve(GLuint a0)
 
 /* cuGLUnmapBufferObjectAsync */
 typedef CUresult (*cuGLUnmapBufferObjectAsync_fn)(GLuint a0, CUstream a1);
-static CUresult cuGLUnmapBufferObjectAsync_resolve(GLuint a0, CUstream a1);
-static _Atomic(cuGLUnmapBufferObjectAsync_fn) cuGLUnmapBufferObjectAsync_slot = cuGLUnmapBufferObjectAsync_resolve;
-CUDASTUB_EXPORT CUresult cuGLUnmapBufferObjectAsync(GLuint a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuGLUnmapBufferObjectAsync_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGLUnmapBufferObjectAsync_unavailable(GLuint a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLUnmapBufferObjectAsync]);
+}
+static CUresult cuGLUnmapBufferObjectAsync_resolve(GLuint a0, CUstream a1);
+static _Atomic(cuGLUnmapBufferObjectAsync_fn) cuGLUnmapBufferObjectAsync_slot = cuGLUnmapBufferObjectAsync_resolve;
+CUDASTUB_EXPORT CUresult cuGLUnmapBufferObjectAsync(GLuint a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuGLUnmapBufferObjectAsync_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGLUnmapBufferObjectAsync_resolve(GLuint a0, CUstream a1)
 {
@@ -4221,17 +4254,17 @@ static CUresult cuGLUnmapBufferObjectAsync_resolve(GLuint a0, CUstream a1)
 
 /* cuGLUnregisterBufferObject */
 typedef CUresult (*cuGLUnregisterBufferObject_fn)(GLuint a0);
-static CUresult cuGLUnregisterBufferObject_resolve(GLuint a0);
-static _Atomic(cuGLUnregisterBufferObject_fn) cuGLUnregisterBufferObject_slot = cuGLUnregisterBufferObject_resolve;
-CUDASTUB_EXPORT CUresult cuGLUnregisterBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cuGLUnregisterBufferObject_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGLUnregisterBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGLUnregisterBufferObject]);
+}
+static CUresult cuGLUnregisterBufferObject_resolve(GLuint a0);
+static _Atomic(cuGLUnregisterBufferObject_fn) cuGLUnregisterBufferObject_slot = cuGLUnregisterBufferObject_resolve;
+CUDASTUB_EXPORT CUresult cuGLUnregisterBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cuGLUnregisterBufferObject_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGLUnregisterBufferObject_resolve(GLuint a0)
 {
@@ -4284,18 +4317,18 @@ static CUresult cuGetErrorString_resolve(CUresult a0, const char **a1)
 
 /* cuGetExportTable */
 typedef CUresult (*cuGetExportTable_fn)(const void **a0, const CUuuid *a1);
-static CUresult cuGetExportTable_resolve(const void **a0, const CUuuid *a1);
-static _Atomic(cuGetExportTable_fn) cuGetExportTable_slot = cuGetExportTable_resolve;
-CUDASTUB_EXPORT CUresult cuGetExportTable(const void **a0, const CUuuid *a1)
-{
-	return atomic_load_explicit(&cuGetExportTable_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGetExportTable_unavailable(const void **a0, const CUuuid *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGetExportTable]);
+}
+static CUresult cuGetExportTable_resolve(const void **a0, const CUuuid *a1);
+static _Atomic(cuGetExportTable_fn) cuGetExportTable_slot = cuGetExportTable_resolve;
+CUDASTUB_EXPORT CUresult cuGetExportTable(const void **a0, const CUuuid *a1)
+{
+	return atomic_load_explicit(&cuGetExportTable_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGetExportTable_resolve(const void **a0, const CUuuid *a1)
 {
@@ -4310,12 +4343,6 @@ static CUresult cuGetExportTable_resolve(const void **a0, const CUuuid *a1)
 
 /* cuGetProcAddress */
 typedef CUresult (*cuGetProcAddress_fn)(const char *a0, void **a1, int a2, cuuint64_t a3);
-static CUresult cuGetProcAddress_resolve(const char *a0, void **a1, int a2, cuuint64_t a3);
-static _Atomic(cuGetProcAddress_fn) cuGetProcAddress_slot = cuGetProcAddress_resolve;
-CUDASTUB_EXPORT CUresult cuGetProcAddress(const char *a0, void **a1, int a2, cuuint64_t a3)
-{
-	return atomic_load_explicit(&cuGetProcAddress_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGetProcAddress_unavailable(const char *a0, void **a1, int a2, cuuint64_t a3)
 {
 	(void)a0;
@@ -4324,6 +4351,12 @@ static CUresult cuGetProcAddress_unavailable(const char *a0, void **a1, int a2, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGetProcAddress]);
+}
+static CUresult cuGetProcAddress_resolve(const char *a0, void **a1, int a2, cuuint64_t a3);
+static _Atomic(cuGetProcAddress_fn) cuGetProcAddress_slot = cuGetProcAddress_resolve;
+CUDASTUB_EXPORT CUresult cuGetProcAddress(const char *a0, void **a1, int a2, cuuint64_t a3)
+{
+	return atomic_load_explicit(&cuGetProcAddress_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGetProcAddress_resolve(const char *a0, void **a1, int a2, cuuint64_t a3)
 {
@@ -4338,12 +4371,6 @@ static CUresult cuGetProcAddress_resolve(const char *a0, void **a1, int a2, cuui
 
 /* cuGetProcAddress_v2 */
 typedef CUresult (*cuGetProcAddress_v2_fn)(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4);
-static CUresult cuGetProcAddress_v2_resolve(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4);
-static _Atomic(cuGetProcAddress_v2_fn) cuGetProcAddress_v2_slot = cuGetProcAddress_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGetProcAddress_v2(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
-{
-	return atomic_load_explicit(&cuGetProcAddress_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGetProcAddress_v2_unavailable(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
 {
 	(void)a0;
@@ -4353,6 +4380,12 @@ static CUresult cuGetProcAddress_v2_unavailable(const char *a0, void **a1, int a
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGetProcAddress_v2]);
+}
+static CUresult cuGetProcAddress_v2_resolve(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4);
+static _Atomic(cuGetProcAddress_v2_fn) cuGetProcAddress_v2_slot = cuGetProcAddress_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGetProcAddress_v2(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
+{
+	return atomic_load_explicit(&cuGetProcAddress_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGetProcAddress_v2_resolve(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
 {
@@ -4367,12 +4400,6 @@ static CUresult cuGetProcAddress_v2_resolve(const char *a0, void **a1, int a2, c
 
 /* cuGetProcAddress_v2_ptsz */
 typedef CUresult (*cuGetProcAddress_v2_ptsz_fn)(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4);
-static CUresult cuGetProcAddress_v2_ptsz_resolve(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4);
-static _Atomic(cuGetProcAddress_v2_ptsz_fn) cuGetProcAddress_v2_ptsz_slot = cuGetProcAddress_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuGetProcAddress_v2_ptsz(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
-{
-	return atomic_load_explicit(&cuGetProcAddress_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGetProcAddress_v2_ptsz_unavailable(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
 {
 	(void)a0;
@@ -4382,6 +4409,12 @@ static CUresult cuGetProcAddress_v2_ptsz_unavailable(const char *a0, void **a1, 
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGetProcAddress_v2_ptsz]);
+}
+static CUresult cuGetProcAddress_v2_ptsz_resolve(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4);
+static _Atomic(cuGetProcAddress_v2_ptsz_fn) cuGetProcAddress_v2_ptsz_slot = cuGetProcAddress_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuGetProcAddress_v2_ptsz(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
+{
+	return atomic_load_explicit(&cuGetProcAddress_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGetProcAddress_v2_ptsz_resolve(const char *a0, void **a1, int a2, cuuint64_t a3, CUdriverProcAddressQueryResult *a4)
 {
@@ -4396,12 +4429,6 @@ static CUresult cuGetProcAddress_v2_ptsz_resolve(const char *a0, void **a1, int 
 
 /* cuGraphAddBatchMemOpNode */
 typedef CUresult (*cuGraphAddBatchMemOpNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4);
-static CUresult cuGraphAddBatchMemOpNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4);
-static _Atomic(cuGraphAddBatchMemOpNode_fn) cuGraphAddBatchMemOpNode_slot = cuGraphAddBatchMemOpNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddBatchMemOpNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4)
-{
-	return atomic_load_explicit(&cuGraphAddBatchMemOpNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddBatchMemOpNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4)
 {
 	(void)a0;
@@ -4411,6 +4438,12 @@ static CUresult cuGraphAddBatchMemOpNode_unavailable(CUgraphNode *a0, CUgraph a1
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddBatchMemOpNode]);
+}
+static CUresult cuGraphAddBatchMemOpNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4);
+static _Atomic(cuGraphAddBatchMemOpNode_fn) cuGraphAddBatchMemOpNode_slot = cuGraphAddBatchMemOpNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddBatchMemOpNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4)
+{
+	return atomic_load_explicit(&cuGraphAddBatchMemOpNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddBatchMemOpNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a4)
 {
@@ -4425,12 +4458,6 @@ static CUresult cuGraphAddBatchMemOpNode_resolve(CUgraphNode *a0, CUgraph a1, co
 
 /* cuGraphAddChildGraphNode */
 typedef CUresult (*cuGraphAddChildGraphNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraph a4);
-static CUresult cuGraphAddChildGraphNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraph a4);
-static _Atomic(cuGraphAddChildGraphNode_fn) cuGraphAddChildGraphNode_slot = cuGraphAddChildGraphNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraph a4)
-{
-	return atomic_load_explicit(&cuGraphAddChildGraphNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddChildGraphNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraph a4)
 {
 	(void)a0;
@@ -4440,6 +4467,12 @@ static CUresult cuGraphAddChildGraphNode_unavailable(CUgraphNode *a0, CUgraph a1
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddChildGraphNode]);
+}
+static CUresult cuGraphAddChildGraphNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraph a4);
+static _Atomic(cuGraphAddChildGraphNode_fn) cuGraphAddChildGraphNode_slot = cuGraphAddChildGraphNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddChildGraphNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraph a4)
+{
+	return atomic_load_explicit(&cuGraphAddChildGraphNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddChildGraphNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraph a4)
 {
@@ -4454,12 +4487,6 @@ static CUresult cuGraphAddChildGraphNode_resolve(CUgraphNode *a0, CUgraph a1, co
 
 /* cuGraphAddDependencies */
 typedef CUresult (*cuGraphAddDependencies_fn)(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3);
-static CUresult cuGraphAddDependencies_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3);
-static _Atomic(cuGraphAddDependencies_fn) cuGraphAddDependencies_slot = cuGraphAddDependencies_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddDependencies(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
-{
-	return atomic_load_explicit(&cuGraphAddDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphAddDependencies_unavailable(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
 {
 	(void)a0;
@@ -4468,6 +4495,12 @@ static CUresult cuGraphAddDependencies_unavailable(CUgraph a0, const CUgraphNode
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddDependencies]);
+}
+static CUresult cuGraphAddDependencies_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3);
+static _Atomic(cuGraphAddDependencies_fn) cuGraphAddDependencies_slot = cuGraphAddDependencies_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddDependencies(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
+{
+	return atomic_load_explicit(&cuGraphAddDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphAddDependencies_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
 {
@@ -4482,12 +4515,6 @@ static CUresult cuGraphAddDependencies_resolve(CUgraph a0, const CUgraphNode *a1
 
 /* cuGraphAddDependencies_v2 */
 typedef CUresult (*cuGraphAddDependencies_v2_fn)(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4);
-static CUresult cuGraphAddDependencies_v2_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4);
-static _Atomic(cuGraphAddDependencies_v2_fn) cuGraphAddDependencies_v2_slot = cuGraphAddDependencies_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddDependencies_v2(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
-{
-	return atomic_load_explicit(&cuGraphAddDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddDependencies_v2_unavailable(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -4497,6 +4524,12 @@ static CUresult cuGraphAddDependencies_v2_unavailable(CUgraph a0, const CUgraphN
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddDependencies_v2]);
+}
+static CUresult cuGraphAddDependencies_v2_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4);
+static _Atomic(cuGraphAddDependencies_v2_fn) cuGraphAddDependencies_v2_slot = cuGraphAddDependencies_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddDependencies_v2(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
+{
+	return atomic_load_explicit(&cuGraphAddDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddDependencies_v2_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
 {
@@ -4511,12 +4544,6 @@ static CUresult cuGraphAddDependencies_v2_resolve(CUgraph a0, const CUgraphNode 
 
 /* cuGraphAddEmptyNode */
 typedef CUresult (*cuGraphAddEmptyNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3);
-static CUresult cuGraphAddEmptyNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3);
-static _Atomic(cuGraphAddEmptyNode_fn) cuGraphAddEmptyNode_slot = cuGraphAddEmptyNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3)
-{
-	return atomic_load_explicit(&cuGraphAddEmptyNode_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphAddEmptyNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3)
 {
 	(void)a0;
@@ -4525,6 +4552,12 @@ static CUresult cuGraphAddEmptyNode_unavailable(CUgraphNode *a0, CUgraph a1, con
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddEmptyNode]);
+}
+static CUresult cuGraphAddEmptyNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3);
+static _Atomic(cuGraphAddEmptyNode_fn) cuGraphAddEmptyNode_slot = cuGraphAddEmptyNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddEmptyNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3)
+{
+	return atomic_load_explicit(&cuGraphAddEmptyNode_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphAddEmptyNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3)
 {
@@ -4539,12 +4572,6 @@ static CUresult cuGraphAddEmptyNode_resolve(CUgraphNode *a0, CUgraph a1, const C
 
 /* cuGraphAddEventRecordNode */
 typedef CUresult (*cuGraphAddEventRecordNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4);
-static CUresult cuGraphAddEventRecordNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4);
-static _Atomic(cuGraphAddEventRecordNode_fn) cuGraphAddEventRecordNode_slot = cuGraphAddEventRecordNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddEventRecordNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
-{
-	return atomic_load_explicit(&cuGraphAddEventRecordNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddEventRecordNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
 {
 	(void)a0;
@@ -4554,6 +4581,12 @@ static CUresult cuGraphAddEventRecordNode_unavailable(CUgraphNode *a0, CUgraph a
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddEventRecordNode]);
+}
+static CUresult cuGraphAddEventRecordNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4);
+static _Atomic(cuGraphAddEventRecordNode_fn) cuGraphAddEventRecordNode_slot = cuGraphAddEventRecordNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddEventRecordNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
+{
+	return atomic_load_explicit(&cuGraphAddEventRecordNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddEventRecordNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
 {
@@ -4568,12 +4601,6 @@ static CUresult cuGraphAddEventRecordNode_resolve(CUgraphNode *a0, CUgraph a1, c
 
 /* cuGraphAddEventWaitNode */
 typedef CUresult (*cuGraphAddEventWaitNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4);
-static CUresult cuGraphAddEventWaitNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4);
-static _Atomic(cuGraphAddEventWaitNode_fn) cuGraphAddEventWaitNode_slot = cuGraphAddEventWaitNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddEventWaitNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
-{
-	return atomic_load_explicit(&cuGraphAddEventWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddEventWaitNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
 {
 	(void)a0;
@@ -4583,6 +4610,12 @@ static CUresult cuGraphAddEventWaitNode_unavailable(CUgraphNode *a0, CUgraph a1,
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddEventWaitNode]);
+}
+static CUresult cuGraphAddEventWaitNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4);
+static _Atomic(cuGraphAddEventWaitNode_fn) cuGraphAddEventWaitNode_slot = cuGraphAddEventWaitNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddEventWaitNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
+{
+	return atomic_load_explicit(&cuGraphAddEventWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddEventWaitNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUevent a4)
 {
@@ -4597,12 +4630,6 @@ static CUresult cuGraphAddEventWaitNode_resolve(CUgraphNode *a0, CUgraph a1, con
 
 /* cuGraphAddExternalSemaphoresSignalNode */
 typedef CUresult (*cuGraphAddExternalSemaphoresSignalNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4);
-static CUresult cuGraphAddExternalSemaphoresSignalNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4);
-static _Atomic(cuGraphAddExternalSemaphoresSignalNode_fn) cuGraphAddExternalSemaphoresSignalNode_slot = cuGraphAddExternalSemaphoresSignalNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
-{
-	return atomic_load_explicit(&cuGraphAddExternalSemaphoresSignalNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddExternalSemaphoresSignalNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
 {
 	(void)a0;
@@ -4612,6 +4639,12 @@ static CUresult cuGraphAddExternalSemaphoresSignalNode_unavailable(CUgraphNode *
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddExternalSemaphoresSignalNode]);
+}
+static CUresult cuGraphAddExternalSemaphoresSignalNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4);
+static _Atomic(cuGraphAddExternalSemaphoresSignalNode_fn) cuGraphAddExternalSemaphoresSignalNode_slot = cuGraphAddExternalSemaphoresSignalNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
+{
+	return atomic_load_explicit(&cuGraphAddExternalSemaphoresSignalNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddExternalSemaphoresSignalNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a4)
 {
@@ -4626,12 +4659,6 @@ static CUresult cuGraphAddExternalSemaphoresSignalNode_resolve(CUgraphNode *a0, 
 
 /* cuGraphAddExternalSemaphoresWaitNode */
 typedef CUresult (*cuGraphAddExternalSemaphoresWaitNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4);
-static CUresult cuGraphAddExternalSemaphoresWaitNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4);
-static _Atomic(cuGraphAddExternalSemaphoresWaitNode_fn) cuGraphAddExternalSemaphoresWaitNode_slot = cuGraphAddExternalSemaphoresWaitNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4)
-{
-	return atomic_load_explicit(&cuGraphAddExternalSemaphoresWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddExternalSemaphoresWaitNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4)
 {
 	(void)a0;
@@ -4641,6 +4668,12 @@ static CUresult cuGraphAddExternalSemaphoresWaitNode_unavailable(CUgraphNode *a0
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddExternalSemaphoresWaitNode]);
+}
+static CUresult cuGraphAddExternalSemaphoresWaitNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4);
+static _Atomic(cuGraphAddExternalSemaphoresWaitNode_fn) cuGraphAddExternalSemaphoresWaitNode_slot = cuGraphAddExternalSemaphoresWaitNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4)
+{
+	return atomic_load_explicit(&cuGraphAddExternalSemaphoresWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddExternalSemaphoresWaitNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a4)
 {
@@ -4655,12 +4688,6 @@ static CUresult cuGraphAddExternalSemaphoresWaitNode_resolve(CUgraphNode *a0, CU
 
 /* cuGraphAddHostNode */
 typedef CUresult (*cuGraphAddHostNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_HOST_NODE_PARAMS *a4);
-static CUresult cuGraphAddHostNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_HOST_NODE_PARAMS *a4);
-static _Atomic(cuGraphAddHostNode_fn) cuGraphAddHostNode_slot = cuGraphAddHostNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddHostNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_HOST_NODE_PARAMS *a4)
-{
-	return atomic_load_explicit(&cuGraphAddHostNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddHostNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_HOST_NODE_PARAMS *a4)
 {
 	(void)a0;
@@ -4670,6 +4697,12 @@ static CUresult cuGraphAddHostNode_unavailable(CUgraphNode *a0, CUgraph a1, cons
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddHostNode]);
+}
+static CUresult cuGraphAddHostNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_HOST_NODE_PARAMS *a4);
+static _Atomic(cuGraphAddHostNode_fn) cuGraphAddHostNode_slot = cuGraphAddHostNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddHostNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_HOST_NODE_PARAMS *a4)
+{
+	return atomic_load_explicit(&cuGraphAddHostNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddHostNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_HOST_NODE_PARAMS *a4)
 {
@@ -4684,12 +4717,6 @@ static CUresult cuGraphAddHostNode_resolve(CUgraphNode *a0, CUgraph a1, const CU
 
 /* cuGraphAddKernelNode */
 typedef CUresult (*cuGraphAddKernelNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS_v1 *a4);
-static CUresult cuGraphAddKernelNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS_v1 *a4);
-static _Atomic(cuGraphAddKernelNode_fn) cuGraphAddKernelNode_slot = cuGraphAddKernelNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddKernelNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS_v1 *a4)
-{
-	return atomic_load_explicit(&cuGraphAddKernelNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddKernelNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS_v1 *a4)
 {
 	(void)a0;
@@ -4699,6 +4726,12 @@ static CUresult cuGraphAddKernelNode_unavailable(CUgraphNode *a0, CUgraph a1, co
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddKernelNode]);
+}
+static CUresult cuGraphAddKernelNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS_v1 *a4);
+static _Atomic(cuGraphAddKernelNode_fn) cuGraphAddKernelNode_slot = cuGraphAddKernelNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddKernelNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS_v1 *a4)
+{
+	return atomic_load_explicit(&cuGraphAddKernelNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddKernelNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS_v1 *a4)
 {
@@ -4713,12 +4746,6 @@ static CUresult cuGraphAddKernelNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 
 /* cuGraphAddKernelNode_v2 */
 typedef CUresult (*cuGraphAddKernelNode_v2_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS *a4);
-static CUresult cuGraphAddKernelNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS *a4);
-static _Atomic(cuGraphAddKernelNode_v2_fn) cuGraphAddKernelNode_v2_slot = cuGraphAddKernelNode_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS *a4)
-{
-	return atomic_load_explicit(&cuGraphAddKernelNode_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddKernelNode_v2_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS *a4)
 {
 	(void)a0;
@@ -4728,6 +4755,12 @@ static CUresult cuGraphAddKernelNode_v2_unavailable(CUgraphNode *a0, CUgraph a1,
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddKernelNode_v2]);
+}
+static CUresult cuGraphAddKernelNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS *a4);
+static _Atomic(cuGraphAddKernelNode_v2_fn) cuGraphAddKernelNode_v2_slot = cuGraphAddKernelNode_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS *a4)
+{
+	return atomic_load_explicit(&cuGraphAddKernelNode_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddKernelNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_KERNEL_NODE_PARAMS *a4)
 {
@@ -4742,12 +4775,6 @@ static CUresult cuGraphAddKernelNode_v2_resolve(CUgraphNode *a0, CUgraph a1, con
 
 /* cuGraphAddMemAllocNode */
 typedef CUresult (*cuGraphAddMemAllocNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUDA_MEM_ALLOC_NODE_PARAMS *a4);
-static CUresult cuGraphAddMemAllocNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUDA_MEM_ALLOC_NODE_PARAMS *a4);
-static _Atomic(cuGraphAddMemAllocNode_fn) cuGraphAddMemAllocNode_slot = cuGraphAddMemAllocNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUDA_MEM_ALLOC_NODE_PARAMS *a4)
-{
-	return atomic_load_explicit(&cuGraphAddMemAllocNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddMemAllocNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUDA_MEM_ALLOC_NODE_PARAMS *a4)
 {
 	(void)a0;
@@ -4757,6 +4784,12 @@ static CUresult cuGraphAddMemAllocNode_unavailable(CUgraphNode *a0, CUgraph a1, 
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddMemAllocNode]);
+}
+static CUresult cuGraphAddMemAllocNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUDA_MEM_ALLOC_NODE_PARAMS *a4);
+static _Atomic(cuGraphAddMemAllocNode_fn) cuGraphAddMemAllocNode_slot = cuGraphAddMemAllocNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUDA_MEM_ALLOC_NODE_PARAMS *a4)
+{
+	return atomic_load_explicit(&cuGraphAddMemAllocNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddMemAllocNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUDA_MEM_ALLOC_NODE_PARAMS *a4)
 {
@@ -4771,12 +4804,6 @@ static CUresult cuGraphAddMemAllocNode_resolve(CUgraphNode *a0, CUgraph a1, cons
 
 /* cuGraphAddMemFreeNode */
 typedef CUresult (*cuGraphAddMemFreeNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUdeviceptr a4);
-static CUresult cuGraphAddMemFreeNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUdeviceptr a4);
-static _Atomic(cuGraphAddMemFreeNode_fn) cuGraphAddMemFreeNode_slot = cuGraphAddMemFreeNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUdeviceptr a4)
-{
-	return atomic_load_explicit(&cuGraphAddMemFreeNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddMemFreeNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUdeviceptr a4)
 {
 	(void)a0;
@@ -4786,6 +4813,12 @@ static CUresult cuGraphAddMemFreeNode_unavailable(CUgraphNode *a0, CUgraph a1, c
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddMemFreeNode]);
+}
+static CUresult cuGraphAddMemFreeNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUdeviceptr a4);
+static _Atomic(cuGraphAddMemFreeNode_fn) cuGraphAddMemFreeNode_slot = cuGraphAddMemFreeNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUdeviceptr a4)
+{
+	return atomic_load_explicit(&cuGraphAddMemFreeNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddMemFreeNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUdeviceptr a4)
 {
@@ -4800,12 +4833,6 @@ static CUresult cuGraphAddMemFreeNode_resolve(CUgraphNode *a0, CUgraph a1, const
 
 /* cuGraphAddMemcpyNode */
 typedef CUresult (*cuGraphAddMemcpyNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4, CUcontext a5);
-static CUresult cuGraphAddMemcpyNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4, CUcontext a5);
-static _Atomic(cuGraphAddMemcpyNode_fn) cuGraphAddMemcpyNode_slot = cuGraphAddMemcpyNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddMemcpyNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4, CUcontext a5)
-{
-	return atomic_load_explicit(&cuGraphAddMemcpyNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuGraphAddMemcpyNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4, CUcontext a5)
 {
 	(void)a0;
@@ -4816,6 +4843,12 @@ static CUresult cuGraphAddMemcpyNode_unavailable(CUgraphNode *a0, CUgraph a1, co
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddMemcpyNode]);
+}
+static CUresult cuGraphAddMemcpyNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4, CUcontext a5);
+static _Atomic(cuGraphAddMemcpyNode_fn) cuGraphAddMemcpyNode_slot = cuGraphAddMemcpyNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddMemcpyNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4, CUcontext a5)
+{
+	return atomic_load_explicit(&cuGraphAddMemcpyNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuGraphAddMemcpyNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMCPY3D *a4, CUcontext a5)
 {
@@ -4830,12 +4863,6 @@ static CUresult cuGraphAddMemcpyNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 
 /* cuGraphAddMemsetNode */
 typedef CUresult (*cuGraphAddMemsetNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5);
-static CUresult cuGraphAddMemsetNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5);
-static _Atomic(cuGraphAddMemsetNode_fn) cuGraphAddMemsetNode_slot = cuGraphAddMemsetNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddMemsetNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5)
-{
-	return atomic_load_explicit(&cuGraphAddMemsetNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuGraphAddMemsetNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5)
 {
 	(void)a0;
@@ -4846,6 +4873,12 @@ static CUresult cuGraphAddMemsetNode_unavailable(CUgraphNode *a0, CUgraph a1, co
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddMemsetNode]);
+}
+static CUresult cuGraphAddMemsetNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5);
+static _Atomic(cuGraphAddMemsetNode_fn) cuGraphAddMemsetNode_slot = cuGraphAddMemsetNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddMemsetNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5)
+{
+	return atomic_load_explicit(&cuGraphAddMemsetNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuGraphAddMemsetNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, const CUDA_MEMSET_NODE_PARAMS *a4, CUcontext a5)
 {
@@ -4860,12 +4893,6 @@ static CUresult cuGraphAddMemsetNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 
 /* cuGraphAddNode */
 typedef CUresult (*cuGraphAddNode_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraphNodeParams *a4);
-static CUresult cuGraphAddNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraphNodeParams *a4);
-static _Atomic(cuGraphAddNode_fn) cuGraphAddNode_slot = cuGraphAddNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraphNodeParams *a4)
-{
-	return atomic_load_explicit(&cuGraphAddNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphAddNode_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraphNodeParams *a4)
 {
 	(void)a0;
@@ -4875,6 +4902,12 @@ static CUresult cuGraphAddNode_unavailable(CUgraphNode *a0, CUgraph a1, const CU
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddNode]);
+}
+static CUresult cuGraphAddNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraphNodeParams *a4);
+static _Atomic(cuGraphAddNode_fn) cuGraphAddNode_slot = cuGraphAddNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddNode(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraphNodeParams *a4)
+{
+	return atomic_load_explicit(&cuGraphAddNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphAddNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, size_t a3, CUgraphNodeParams *a4)
 {
@@ -4889,12 +4922,6 @@ static CUresult cuGraphAddNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgrap
 
 /* cuGraphAddNode_v2 */
 typedef CUresult (*cuGraphAddNode_v2_fn)(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5);
-static CUresult cuGraphAddNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5);
-static _Atomic(cuGraphAddNode_v2_fn) cuGraphAddNode_v2_slot = cuGraphAddNode_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphAddNode_v2(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5)
-{
-	return atomic_load_explicit(&cuGraphAddNode_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuGraphAddNode_v2_unavailable(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5)
 {
 	(void)a0;
@@ -4905,6 +4932,12 @@ static CUresult cuGraphAddNode_v2_unavailable(CUgraphNode *a0, CUgraph a1, const
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphAddNode_v2]);
+}
+static CUresult cuGraphAddNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5);
+static _Atomic(cuGraphAddNode_v2_fn) cuGraphAddNode_v2_slot = cuGraphAddNode_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphAddNode_v2(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5)
+{
+	return atomic_load_explicit(&cuGraphAddNode_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuGraphAddNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUgraphNodeParams *a5)
 {
@@ -4919,18 +4952,18 @@ static CUresult cuGraphAddNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUg
 
 /* cuGraphBatchMemOpNodeGetParams */
 typedef CUresult (*cuGraphBatchMemOpNodeGetParams_fn)(CUgraphNode a0, CUDA_BATCH_MEM_OP_NODE_PARAMS *a1);
-static CUresult cuGraphBatchMemOpNodeGetParams_resolve(CUgraphNode a0, CUDA_BATCH_MEM_OP_NODE_PARAMS *a1);
-static _Atomic(cuGraphBatchMemOpNodeGetParams_fn) cuGraphBatchMemOpNodeGetParams_slot = cuGraphBatchMemOpNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode a0, CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphBatchMemOpNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphBatchMemOpNodeGetParams_unavailable(CUgraphNode a0, CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphBatchMemOpNodeGetParams]);
+}
+static CUresult cuGraphBatchMemOpNodeGetParams_resolve(CUgraphNode a0, CUDA_BATCH_MEM_OP_NODE_PARAMS *a1);
+static _Atomic(cuGraphBatchMemOpNodeGetParams_fn) cuGraphBatchMemOpNodeGetParams_slot = cuGraphBatchMemOpNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode a0, CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphBatchMemOpNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphBatchMemOpNodeGetParams_resolve(CUgraphNode a0, CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
 {
@@ -4945,18 +4978,18 @@ static CUresult cuGraphBatchMemOpNodeGetParams_resolve(CUgraphNode a0, CUDA_BATC
 
 /* cuGraphBatchMemOpNodeSetParams */
 typedef CUresult (*cuGraphBatchMemOpNodeSetParams_fn)(CUgraphNode a0, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1);
-static CUresult cuGraphBatchMemOpNodeSetParams_resolve(CUgraphNode a0, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1);
-static _Atomic(cuGraphBatchMemOpNodeSetParams_fn) cuGraphBatchMemOpNodeSetParams_slot = cuGraphBatchMemOpNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphBatchMemOpNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphBatchMemOpNodeSetParams_unavailable(CUgraphNode a0, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphBatchMemOpNodeSetParams]);
+}
+static CUresult cuGraphBatchMemOpNodeSetParams_resolve(CUgraphNode a0, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1);
+static _Atomic(cuGraphBatchMemOpNodeSetParams_fn) cuGraphBatchMemOpNodeSetParams_slot = cuGraphBatchMemOpNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode a0, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphBatchMemOpNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphBatchMemOpNodeSetParams_resolve(CUgraphNode a0, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a1)
 {
@@ -4971,18 +5004,18 @@ static CUresult cuGraphBatchMemOpNodeSetParams_resolve(CUgraphNode a0, const CUD
 
 /* cuGraphChildGraphNodeGetGraph */
 typedef CUresult (*cuGraphChildGraphNodeGetGraph_fn)(CUgraphNode a0, CUgraph *a1);
-static CUresult cuGraphChildGraphNodeGetGraph_resolve(CUgraphNode a0, CUgraph *a1);
-static _Atomic(cuGraphChildGraphNodeGetGraph_fn) cuGraphChildGraphNodeGetGraph_slot = cuGraphChildGraphNodeGetGraph_resolve;
-CUDASTUB_EXPORT CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode a0, CUgraph *a1)
-{
-	return atomic_load_explicit(&cuGraphChildGraphNodeGetGraph_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphChildGraphNodeGetGraph_unavailable(CUgraphNode a0, CUgraph *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphChildGraphNodeGetGraph]);
+}
+static CUresult cuGraphChildGraphNodeGetGraph_resolve(CUgraphNode a0, CUgraph *a1);
+static _Atomic(cuGraphChildGraphNodeGetGraph_fn) cuGraphChildGraphNodeGetGraph_slot = cuGraphChildGraphNodeGetGraph_resolve;
+CUDASTUB_EXPORT CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode a0, CUgraph *a1)
+{
+	return atomic_load_explicit(&cuGraphChildGraphNodeGetGraph_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphChildGraphNodeGetGraph_resolve(CUgraphNode a0, CUgraph *a1)
 {
@@ -4997,18 +5030,18 @@ static CUresult cuGraphChildGraphNodeGetGraph_resolve(CUgraphNode a0, CUgraph *a
 
 /* cuGraphClone */
 typedef CUresult (*cuGraphClone_fn)(CUgraph *a0, CUgraph a1);
-static CUresult cuGraphClone_resolve(CUgraph *a0, CUgraph a1);
-static _Atomic(cuGraphClone_fn) cuGraphClone_slot = cuGraphClone_resolve;
-CUDASTUB_EXPORT CUresult cuGraphClone(CUgraph *a0, CUgraph a1)
-{
-	return atomic_load_explicit(&cuGraphClone_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphClone_unavailable(CUgraph *a0, CUgraph a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphClone]);
+}
+static CUresult cuGraphClone_resolve(CUgraph *a0, CUgraph a1);
+static _Atomic(cuGraphClone_fn) cuGraphClone_slot = cuGraphClone_resolve;
+CUDASTUB_EXPORT CUresult cuGraphClone(CUgraph *a0, CUgraph a1)
+{
+	return atomic_load_explicit(&cuGraphClone_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphClone_resolve(CUgraph *a0, CUgraph a1)
 {
@@ -5023,12 +5056,6 @@ static CUresult cuGraphClone_resolve(CUgraph *a0, CUgraph a1)
 
 /* cuGraphConditionalHandleCreate */
 typedef CUresult (*cuGraphConditionalHandleCreate_fn)(CUgraphConditionalHandle *a0, CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4);
-static CUresult cuGraphConditionalHandleCreate_resolve(CUgraphConditionalHandle *a0, CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4);
-static _Atomic(cuGraphConditionalHandleCreate_fn) cuGraphConditionalHandleCreate_slot = cuGraphConditionalHandleCreate_resolve;
-CUDASTUB_EXPORT CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *a0, CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuGraphConditionalHandleCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphConditionalHandleCreate_unavailable(CUgraphConditionalHandle *a0, CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -5038,6 +5065,12 @@ static CUresult cuGraphConditionalHandleCreate_unavailable(CUgraphConditionalHan
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphConditionalHandleCreate]);
+}
+static CUresult cuGraphConditionalHandleCreate_resolve(CUgraphConditionalHandle *a0, CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4);
+static _Atomic(cuGraphConditionalHandleCreate_fn) cuGraphConditionalHandleCreate_slot = cuGraphConditionalHandleCreate_resolve;
+CUDASTUB_EXPORT CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *a0, CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuGraphConditionalHandleCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphConditionalHandleCreate_resolve(CUgraphConditionalHandle *a0, CUgraph a1, CUcontext a2, unsigned int a3, unsigned int a4)
 {
@@ -5052,18 +5085,18 @@ static CUresult cuGraphConditionalHandleCreate_resolve(CUgraphConditionalHandle 
 
 /* cuGraphCreate */
 typedef CUresult (*cuGraphCreate_fn)(CUgraph *a0, unsigned int a1);
-static CUresult cuGraphCreate_resolve(CUgraph *a0, unsigned int a1);
-static _Atomic(cuGraphCreate_fn) cuGraphCreate_slot = cuGraphCreate_resolve;
-CUDASTUB_EXPORT CUresult cuGraphCreate(CUgraph *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuGraphCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphCreate_unavailable(CUgraph *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphCreate]);
+}
+static CUresult cuGraphCreate_resolve(CUgraph *a0, unsigned int a1);
+static _Atomic(cuGraphCreate_fn) cuGraphCreate_slot = cuGraphCreate_resolve;
+CUDASTUB_EXPORT CUresult cuGraphCreate(CUgraph *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuGraphCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphCreate_resolve(CUgraph *a0, unsigned int a1)
 {
@@ -5078,12 +5111,6 @@ static CUresult cuGraphCreate_resolve(CUgraph *a0, unsigned int a1)
 
 /* cuGraphDebugDotPrint */
 typedef CUresult (*cuGraphDebugDotPrint_fn)(CUgraph a0, const char *a1, unsigned int a2);
-static CUresult cuGraphDebugDotPrint_resolve(CUgraph a0, const char *a1, unsigned int a2);
-static _Atomic(cuGraphDebugDotPrint_fn) cuGraphDebugDotPrint_slot = cuGraphDebugDotPrint_resolve;
-CUDASTUB_EXPORT CUresult cuGraphDebugDotPrint(CUgraph a0, const char *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuGraphDebugDotPrint_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphDebugDotPrint_unavailable(CUgraph a0, const char *a1, unsigned int a2)
 {
 	(void)a0;
@@ -5091,6 +5118,12 @@ static CUresult cuGraphDebugDotPrint_unavailable(CUgraph a0, const char *a1, uns
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphDebugDotPrint]);
+}
+static CUresult cuGraphDebugDotPrint_resolve(CUgraph a0, const char *a1, unsigned int a2);
+static _Atomic(cuGraphDebugDotPrint_fn) cuGraphDebugDotPrint_slot = cuGraphDebugDotPrint_resolve;
+CUDASTUB_EXPORT CUresult cuGraphDebugDotPrint(CUgraph a0, const char *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuGraphDebugDotPrint_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphDebugDotPrint_resolve(CUgraph a0, const char *a1, unsigned int a2)
 {
@@ -5105,17 +5138,17 @@ static CUresult cuGraphDebugDotPrint_resolve(CUgraph a0, const char *a1, unsigne
 
 /* cuGraphDestroy */
 typedef CUresult (*cuGraphDestroy_fn)(CUgraph a0);
-static CUresult cuGraphDestroy_resolve(CUgraph a0);
-static _Atomic(cuGraphDestroy_fn) cuGraphDestroy_slot = cuGraphDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuGraphDestroy(CUgraph a0)
-{
-	return atomic_load_explicit(&cuGraphDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGraphDestroy_unavailable(CUgraph a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphDestroy]);
+}
+static CUresult cuGraphDestroy_resolve(CUgraph a0);
+static _Atomic(cuGraphDestroy_fn) cuGraphDestroy_slot = cuGraphDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuGraphDestroy(CUgraph a0)
+{
+	return atomic_load_explicit(&cuGraphDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGraphDestroy_resolve(CUgraph a0)
 {
@@ -5130,17 +5163,17 @@ static CUresult cuGraphDestroy_resolve(CUgraph a0)
 
 /* cuGraphDestroyNode */
 typedef CUresult (*cuGraphDestroyNode_fn)(CUgraphNode a0);
-static CUresult cuGraphDestroyNode_resolve(CUgraphNode a0);
-static _Atomic(cuGraphDestroyNode_fn) cuGraphDestroyNode_slot = cuGraphDestroyNode_resolve;
-CUDASTUB_EXPORT CUresult cuGraphDestroyNode(CUgraphNode a0)
-{
-	return atomic_load_explicit(&cuGraphDestroyNode_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGraphDestroyNode_unavailable(CUgraphNode a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphDestroyNode]);
+}
+static CUresult cuGraphDestroyNode_resolve(CUgraphNode a0);
+static _Atomic(cuGraphDestroyNode_fn) cuGraphDestroyNode_slot = cuGraphDestroyNode_resolve;
+CUDASTUB_EXPORT CUresult cuGraphDestroyNode(CUgraphNode a0)
+{
+	return atomic_load_explicit(&cuGraphDestroyNode_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGraphDestroyNode_resolve(CUgraphNode a0)
 {
@@ -5155,18 +5188,18 @@ static CUresult cuGraphDestroyNode_resolve(CUgraphNode a0)
 
 /* cuGraphEventRecordNodeGetEvent */
 typedef CUresult (*cuGraphEventRecordNodeGetEvent_fn)(CUgraphNode a0, CUevent *a1);
-static CUresult cuGraphEventRecordNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1);
-static _Atomic(cuGraphEventRecordNodeGetEvent_fn) cuGraphEventRecordNodeGetEvent_slot = cuGraphEventRecordNodeGetEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode a0, CUevent *a1)
-{
-	return atomic_load_explicit(&cuGraphEventRecordNodeGetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphEventRecordNodeGetEvent_unavailable(CUgraphNode a0, CUevent *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphEventRecordNodeGetEvent]);
+}
+static CUresult cuGraphEventRecordNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1);
+static _Atomic(cuGraphEventRecordNodeGetEvent_fn) cuGraphEventRecordNodeGetEvent_slot = cuGraphEventRecordNodeGetEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode a0, CUevent *a1)
+{
+	return atomic_load_explicit(&cuGraphEventRecordNodeGetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphEventRecordNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1)
 {
@@ -5181,18 +5214,18 @@ static CUresult cuGraphEventRecordNodeGetEvent_resolve(CUgraphNode a0, CUevent *
 
 /* cuGraphEventRecordNodeSetEvent */
 typedef CUresult (*cuGraphEventRecordNodeSetEvent_fn)(CUgraphNode a0, CUevent a1);
-static CUresult cuGraphEventRecordNodeSetEvent_resolve(CUgraphNode a0, CUevent a1);
-static _Atomic(cuGraphEventRecordNodeSetEvent_fn) cuGraphEventRecordNodeSetEvent_slot = cuGraphEventRecordNodeSetEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode a0, CUevent a1)
-{
-	return atomic_load_explicit(&cuGraphEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphEventRecordNodeSetEvent_unavailable(CUgraphNode a0, CUevent a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphEventRecordNodeSetEvent]);
+}
+static CUresult cuGraphEventRecordNodeSetEvent_resolve(CUgraphNode a0, CUevent a1);
+static _Atomic(cuGraphEventRecordNodeSetEvent_fn) cuGraphEventRecordNodeSetEvent_slot = cuGraphEventRecordNodeSetEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode a0, CUevent a1)
+{
+	return atomic_load_explicit(&cuGraphEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphEventRecordNodeSetEvent_resolve(CUgraphNode a0, CUevent a1)
 {
@@ -5207,18 +5240,18 @@ static CUresult cuGraphEventRecordNodeSetEvent_resolve(CUgraphNode a0, CUevent a
 
 /* cuGraphEventWaitNodeGetEvent */
 typedef CUresult (*cuGraphEventWaitNodeGetEvent_fn)(CUgraphNode a0, CUevent *a1);
-static CUresult cuGraphEventWaitNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1);
-static _Atomic(cuGraphEventWaitNodeGetEvent_fn) cuGraphEventWaitNodeGetEvent_slot = cuGraphEventWaitNodeGetEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode a0, CUevent *a1)
-{
-	return atomic_load_explicit(&cuGraphEventWaitNodeGetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphEventWaitNodeGetEvent_unavailable(CUgraphNode a0, CUevent *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphEventWaitNodeGetEvent]);
+}
+static CUresult cuGraphEventWaitNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1);
+static _Atomic(cuGraphEventWaitNodeGetEvent_fn) cuGraphEventWaitNodeGetEvent_slot = cuGraphEventWaitNodeGetEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode a0, CUevent *a1)
+{
+	return atomic_load_explicit(&cuGraphEventWaitNodeGetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphEventWaitNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1)
 {
@@ -5233,18 +5266,18 @@ static CUresult cuGraphEventWaitNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1
 
 /* cuGraphEventWaitNodeSetEvent */
 typedef CUresult (*cuGraphEventWaitNodeSetEvent_fn)(CUgraphNode a0, CUevent a1);
-static CUresult cuGraphEventWaitNodeSetEvent_resolve(CUgraphNode a0, CUevent a1);
-static _Atomic(cuGraphEventWaitNodeSetEvent_fn) cuGraphEventWaitNodeSetEvent_slot = cuGraphEventWaitNodeSetEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode a0, CUevent a1)
-{
-	return atomic_load_explicit(&cuGraphEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphEventWaitNodeSetEvent_unavailable(CUgraphNode a0, CUevent a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphEventWaitNodeSetEvent]);
+}
+static CUresult cuGraphEventWaitNodeSetEvent_resolve(CUgraphNode a0, CUevent a1);
+static _Atomic(cuGraphEventWaitNodeSetEvent_fn) cuGraphEventWaitNodeSetEvent_slot = cuGraphEventWaitNodeSetEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode a0, CUevent a1)
+{
+	return atomic_load_explicit(&cuGraphEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphEventWaitNodeSetEvent_resolve(CUgraphNode a0, CUevent a1)
 {
@@ -5259,12 +5292,6 @@ static CUresult cuGraphEventWaitNodeSetEvent_resolve(CUgraphNode a0, CUevent a1)
 
 /* cuGraphExecBatchMemOpNodeSetParams */
 typedef CUresult (*cuGraphExecBatchMemOpNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2);
-static CUresult cuGraphExecBatchMemOpNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2);
-static _Atomic(cuGraphExecBatchMemOpNodeSetParams_fn) cuGraphExecBatchMemOpNodeSetParams_slot = cuGraphExecBatchMemOpNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
-{
-	return atomic_load_explicit(&cuGraphExecBatchMemOpNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecBatchMemOpNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
 {
 	(void)a0;
@@ -5272,6 +5299,12 @@ static CUresult cuGraphExecBatchMemOpNodeSetParams_unavailable(CUgraphExec a0, C
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecBatchMemOpNodeSetParams]);
+}
+static CUresult cuGraphExecBatchMemOpNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2);
+static _Atomic(cuGraphExecBatchMemOpNodeSetParams_fn) cuGraphExecBatchMemOpNodeSetParams_slot = cuGraphExecBatchMemOpNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
+{
+	return atomic_load_explicit(&cuGraphExecBatchMemOpNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecBatchMemOpNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_BATCH_MEM_OP_NODE_PARAMS *a2)
 {
@@ -5286,12 +5319,6 @@ static CUresult cuGraphExecBatchMemOpNodeSetParams_resolve(CUgraphExec a0, CUgra
 
 /* cuGraphExecChildGraphNodeSetParams */
 typedef CUresult (*cuGraphExecChildGraphNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, CUgraph a2);
-static CUresult cuGraphExecChildGraphNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, CUgraph a2);
-static _Atomic(cuGraphExecChildGraphNodeSetParams_fn) cuGraphExecChildGraphNodeSetParams_slot = cuGraphExecChildGraphNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec a0, CUgraphNode a1, CUgraph a2)
-{
-	return atomic_load_explicit(&cuGraphExecChildGraphNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecChildGraphNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, CUgraph a2)
 {
 	(void)a0;
@@ -5299,6 +5326,12 @@ static CUresult cuGraphExecChildGraphNodeSetParams_unavailable(CUgraphExec a0, C
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecChildGraphNodeSetParams]);
+}
+static CUresult cuGraphExecChildGraphNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, CUgraph a2);
+static _Atomic(cuGraphExecChildGraphNodeSetParams_fn) cuGraphExecChildGraphNodeSetParams_slot = cuGraphExecChildGraphNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec a0, CUgraphNode a1, CUgraph a2)
+{
+	return atomic_load_explicit(&cuGraphExecChildGraphNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecChildGraphNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, CUgraph a2)
 {
@@ -5313,17 +5346,17 @@ static CUresult cuGraphExecChildGraphNodeSetParams_resolve(CUgraphExec a0, CUgra
 
 /* cuGraphExecDestroy */
 typedef CUresult (*cuGraphExecDestroy_fn)(CUgraphExec a0);
-static CUresult cuGraphExecDestroy_resolve(CUgraphExec a0);
-static _Atomic(cuGraphExecDestroy_fn) cuGraphExecDestroy_slot = cuGraphExecDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecDestroy(CUgraphExec a0)
-{
-	return atomic_load_explicit(&cuGraphExecDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGraphExecDestroy_unavailable(CUgraphExec a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecDestroy]);
+}
+static CUresult cuGraphExecDestroy_resolve(CUgraphExec a0);
+static _Atomic(cuGraphExecDestroy_fn) cuGraphExecDestroy_slot = cuGraphExecDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecDestroy(CUgraphExec a0)
+{
+	return atomic_load_explicit(&cuGraphExecDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGraphExecDestroy_resolve(CUgraphExec a0)
 {
@@ -5338,12 +5371,6 @@ static CUresult cuGraphExecDestroy_resolve(CUgraphExec a0)
 
 /* cuGraphExecEventRecordNodeSetEvent */
 typedef CUresult (*cuGraphExecEventRecordNodeSetEvent_fn)(CUgraphExec a0, CUgraphNode a1, CUevent a2);
-static CUresult cuGraphExecEventRecordNodeSetEvent_resolve(CUgraphExec a0, CUgraphNode a1, CUevent a2);
-static _Atomic(cuGraphExecEventRecordNodeSetEvent_fn) cuGraphExecEventRecordNodeSetEvent_slot = cuGraphExecEventRecordNodeSetEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec a0, CUgraphNode a1, CUevent a2)
-{
-	return atomic_load_explicit(&cuGraphExecEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecEventRecordNodeSetEvent_unavailable(CUgraphExec a0, CUgraphNode a1, CUevent a2)
 {
 	(void)a0;
@@ -5351,6 +5378,12 @@ static CUresult cuGraphExecEventRecordNodeSetEvent_unavailable(CUgraphExec a0, C
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecEventRecordNodeSetEvent]);
+}
+static CUresult cuGraphExecEventRecordNodeSetEvent_resolve(CUgraphExec a0, CUgraphNode a1, CUevent a2);
+static _Atomic(cuGraphExecEventRecordNodeSetEvent_fn) cuGraphExecEventRecordNodeSetEvent_slot = cuGraphExecEventRecordNodeSetEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec a0, CUgraphNode a1, CUevent a2)
+{
+	return atomic_load_explicit(&cuGraphExecEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecEventRecordNodeSetEvent_resolve(CUgraphExec a0, CUgraphNode a1, CUevent a2)
 {
@@ -5365,12 +5398,6 @@ static CUresult cuGraphExecEventRecordNodeSetEvent_resolve(CUgraphExec a0, CUgra
 
 /* cuGraphExecEventWaitNodeSetEvent */
 typedef CUresult (*cuGraphExecEventWaitNodeSetEvent_fn)(CUgraphExec a0, CUgraphNode a1, CUevent a2);
-static CUresult cuGraphExecEventWaitNodeSetEvent_resolve(CUgraphExec a0, CUgraphNode a1, CUevent a2);
-static _Atomic(cuGraphExecEventWaitNodeSetEvent_fn) cuGraphExecEventWaitNodeSetEvent_slot = cuGraphExecEventWaitNodeSetEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec a0, CUgraphNode a1, CUevent a2)
-{
-	return atomic_load_explicit(&cuGraphExecEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecEventWaitNodeSetEvent_unavailable(CUgraphExec a0, CUgraphNode a1, CUevent a2)
 {
 	(void)a0;
@@ -5378,6 +5405,12 @@ static CUresult cuGraphExecEventWaitNodeSetEvent_unavailable(CUgraphExec a0, CUg
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecEventWaitNodeSetEvent]);
+}
+static CUresult cuGraphExecEventWaitNodeSetEvent_resolve(CUgraphExec a0, CUgraphNode a1, CUevent a2);
+static _Atomic(cuGraphExecEventWaitNodeSetEvent_fn) cuGraphExecEventWaitNodeSetEvent_slot = cuGraphExecEventWaitNodeSetEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec a0, CUgraphNode a1, CUevent a2)
+{
+	return atomic_load_explicit(&cuGraphExecEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecEventWaitNodeSetEvent_resolve(CUgraphExec a0, CUgraphNode a1, CUevent a2)
 {
@@ -5392,12 +5425,6 @@ static CUresult cuGraphExecEventWaitNodeSetEvent_resolve(CUgraphExec a0, CUgraph
 
 /* cuGraphExecExternalSemaphoresSignalNodeSetParams */
 typedef CUresult (*cuGraphExecExternalSemaphoresSignalNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2);
-static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2);
-static _Atomic(cuGraphExecExternalSemaphoresSignalNodeSetParams_fn) cuGraphExecExternalSemaphoresSignalNodeSetParams_slot = cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
-{
-	return atomic_load_explicit(&cuGraphExecExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
 {
 	(void)a0;
@@ -5405,6 +5432,12 @@ static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_unavailable(CUg
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecExternalSemaphoresSignalNodeSetParams]);
+}
+static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2);
+static _Atomic(cuGraphExecExternalSemaphoresSignalNodeSetParams_fn) cuGraphExecExternalSemaphoresSignalNodeSetParams_slot = cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
+{
+	return atomic_load_explicit(&cuGraphExecExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a2)
 {
@@ -5419,12 +5452,6 @@ static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve(CUgraph
 
 /* cuGraphExecExternalSemaphoresWaitNodeSetParams */
 typedef CUresult (*cuGraphExecExternalSemaphoresWaitNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2);
-static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2);
-static _Atomic(cuGraphExecExternalSemaphoresWaitNodeSetParams_fn) cuGraphExecExternalSemaphoresWaitNodeSetParams_slot = cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2)
-{
-	return atomic_load_explicit(&cuGraphExecExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2)
 {
 	(void)a0;
@@ -5432,6 +5459,12 @@ static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_unavailable(CUgra
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecExternalSemaphoresWaitNodeSetParams]);
+}
+static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2);
+static _Atomic(cuGraphExecExternalSemaphoresWaitNodeSetParams_fn) cuGraphExecExternalSemaphoresWaitNodeSetParams_slot = cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2)
+{
+	return atomic_load_explicit(&cuGraphExecExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a2)
 {
@@ -5446,18 +5479,18 @@ static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve(CUgraphEx
 
 /* cuGraphExecGetFlags */
 typedef CUresult (*cuGraphExecGetFlags_fn)(CUgraphExec a0, cuuint64_t *a1);
-static CUresult cuGraphExecGetFlags_resolve(CUgraphExec a0, cuuint64_t *a1);
-static _Atomic(cuGraphExecGetFlags_fn) cuGraphExecGetFlags_slot = cuGraphExecGetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecGetFlags(CUgraphExec a0, cuuint64_t *a1)
-{
-	return atomic_load_explicit(&cuGraphExecGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphExecGetFlags_unavailable(CUgraphExec a0, cuuint64_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecGetFlags]);
+}
+static CUresult cuGraphExecGetFlags_resolve(CUgraphExec a0, cuuint64_t *a1);
+static _Atomic(cuGraphExecGetFlags_fn) cuGraphExecGetFlags_slot = cuGraphExecGetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecGetFlags(CUgraphExec a0, cuuint64_t *a1)
+{
+	return atomic_load_explicit(&cuGraphExecGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphExecGetFlags_resolve(CUgraphExec a0, cuuint64_t *a1)
 {
@@ -5472,12 +5505,6 @@ static CUresult cuGraphExecGetFlags_resolve(CUgraphExec a0, cuuint64_t *a1)
 
 /* cuGraphExecHostNodeSetParams */
 typedef CUresult (*cuGraphExecHostNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_HOST_NODE_PARAMS *a2);
-static CUresult cuGraphExecHostNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_HOST_NODE_PARAMS *a2);
-static _Atomic(cuGraphExecHostNodeSetParams_fn) cuGraphExecHostNodeSetParams_slot = cuGraphExecHostNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecHostNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_HOST_NODE_PARAMS *a2)
-{
-	return atomic_load_explicit(&cuGraphExecHostNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecHostNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_HOST_NODE_PARAMS *a2)
 {
 	(void)a0;
@@ -5485,6 +5512,12 @@ static CUresult cuGraphExecHostNodeSetParams_unavailable(CUgraphExec a0, CUgraph
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecHostNodeSetParams]);
+}
+static CUresult cuGraphExecHostNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_HOST_NODE_PARAMS *a2);
+static _Atomic(cuGraphExecHostNodeSetParams_fn) cuGraphExecHostNodeSetParams_slot = cuGraphExecHostNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecHostNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_HOST_NODE_PARAMS *a2)
+{
+	return atomic_load_explicit(&cuGraphExecHostNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecHostNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_HOST_NODE_PARAMS *a2)
 {
@@ -5499,12 +5532,6 @@ static CUresult cuGraphExecHostNodeSetParams_resolve(CUgraphExec a0, CUgraphNode
 
 /* cuGraphExecKernelNodeSetParams */
 typedef CUresult (*cuGraphExecKernelNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS_v1 *a2);
-static CUresult cuGraphExecKernelNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS_v1 *a2);
-static _Atomic(cuGraphExecKernelNodeSetParams_fn) cuGraphExecKernelNodeSetParams_slot = cuGraphExecKernelNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecKernelNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS_v1 *a2)
-{
-	return atomic_load_explicit(&cuGraphExecKernelNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecKernelNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS_v1 *a2)
 {
 	(void)a0;
@@ -5512,6 +5539,12 @@ static CUresult cuGraphExecKernelNodeSetParams_unavailable(CUgraphExec a0, CUgra
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecKernelNodeSetParams]);
+}
+static CUresult cuGraphExecKernelNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS_v1 *a2);
+static _Atomic(cuGraphExecKernelNodeSetParams_fn) cuGraphExecKernelNodeSetParams_slot = cuGraphExecKernelNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecKernelNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS_v1 *a2)
+{
+	return atomic_load_explicit(&cuGraphExecKernelNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecKernelNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS_v1 *a2)
 {
@@ -5526,12 +5559,6 @@ static CUresult cuGraphExecKernelNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 
 /* cuGraphExecKernelNodeSetParams_v2 */
 typedef CUresult (*cuGraphExecKernelNodeSetParams_v2_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS *a2);
-static CUresult cuGraphExecKernelNodeSetParams_v2_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS *a2);
-static _Atomic(cuGraphExecKernelNodeSetParams_v2_fn) cuGraphExecKernelNodeSetParams_v2_slot = cuGraphExecKernelNodeSetParams_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS *a2)
-{
-	return atomic_load_explicit(&cuGraphExecKernelNodeSetParams_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecKernelNodeSetParams_v2_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS *a2)
 {
 	(void)a0;
@@ -5539,6 +5566,12 @@ static CUresult cuGraphExecKernelNodeSetParams_v2_unavailable(CUgraphExec a0, CU
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecKernelNodeSetParams_v2]);
+}
+static CUresult cuGraphExecKernelNodeSetParams_v2_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS *a2);
+static _Atomic(cuGraphExecKernelNodeSetParams_v2_fn) cuGraphExecKernelNodeSetParams_v2_slot = cuGraphExecKernelNodeSetParams_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS *a2)
+{
+	return atomic_load_explicit(&cuGraphExecKernelNodeSetParams_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecKernelNodeSetParams_v2_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_KERNEL_NODE_PARAMS *a2)
 {
@@ -5553,12 +5586,6 @@ static CUresult cuGraphExecKernelNodeSetParams_v2_resolve(CUgraphExec a0, CUgrap
 
 /* cuGraphExecMemcpyNodeSetParams */
 typedef CUresult (*cuGraphExecMemcpyNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMCPY3D *a2, CUcontext a3);
-static CUresult cuGraphExecMemcpyNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMCPY3D *a2, CUcontext a3);
-static _Atomic(cuGraphExecMemcpyNodeSetParams_fn) cuGraphExecMemcpyNodeSetParams_slot = cuGraphExecMemcpyNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMCPY3D *a2, CUcontext a3)
-{
-	return atomic_load_explicit(&cuGraphExecMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphExecMemcpyNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMCPY3D *a2, CUcontext a3)
 {
 	(void)a0;
@@ -5567,6 +5594,12 @@ static CUresult cuGraphExecMemcpyNodeSetParams_unavailable(CUgraphExec a0, CUgra
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecMemcpyNodeSetParams]);
+}
+static CUresult cuGraphExecMemcpyNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMCPY3D *a2, CUcontext a3);
+static _Atomic(cuGraphExecMemcpyNodeSetParams_fn) cuGraphExecMemcpyNodeSetParams_slot = cuGraphExecMemcpyNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMCPY3D *a2, CUcontext a3)
+{
+	return atomic_load_explicit(&cuGraphExecMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphExecMemcpyNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMCPY3D *a2, CUcontext a3)
 {
@@ -5581,12 +5614,6 @@ static CUresult cuGraphExecMemcpyNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 
 /* cuGraphExecMemsetNodeSetParams */
 typedef CUresult (*cuGraphExecMemsetNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3);
-static CUresult cuGraphExecMemsetNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3);
-static _Atomic(cuGraphExecMemsetNodeSetParams_fn) cuGraphExecMemsetNodeSetParams_slot = cuGraphExecMemsetNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3)
-{
-	return atomic_load_explicit(&cuGraphExecMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphExecMemsetNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3)
 {
 	(void)a0;
@@ -5595,6 +5622,12 @@ static CUresult cuGraphExecMemsetNodeSetParams_unavailable(CUgraphExec a0, CUgra
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecMemsetNodeSetParams]);
+}
+static CUresult cuGraphExecMemsetNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3);
+static _Atomic(cuGraphExecMemsetNodeSetParams_fn) cuGraphExecMemsetNodeSetParams_slot = cuGraphExecMemsetNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3)
+{
+	return atomic_load_explicit(&cuGraphExecMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphExecMemsetNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, const CUDA_MEMSET_NODE_PARAMS *a2, CUcontext a3)
 {
@@ -5609,12 +5642,6 @@ static CUresult cuGraphExecMemsetNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 
 /* cuGraphExecNodeSetParams */
 typedef CUresult (*cuGraphExecNodeSetParams_fn)(CUgraphExec a0, CUgraphNode a1, CUgraphNodeParams *a2);
-static CUresult cuGraphExecNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, CUgraphNodeParams *a2);
-static _Atomic(cuGraphExecNodeSetParams_fn) cuGraphExecNodeSetParams_slot = cuGraphExecNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec a0, CUgraphNode a1, CUgraphNodeParams *a2)
-{
-	return atomic_load_explicit(&cuGraphExecNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode a1, CUgraphNodeParams *a2)
 {
 	(void)a0;
@@ -5622,6 +5649,12 @@ static CUresult cuGraphExecNodeSetParams_unavailable(CUgraphExec a0, CUgraphNode
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecNodeSetParams]);
+}
+static CUresult cuGraphExecNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, CUgraphNodeParams *a2);
+static _Atomic(cuGraphExecNodeSetParams_fn) cuGraphExecNodeSetParams_slot = cuGraphExecNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec a0, CUgraphNode a1, CUgraphNodeParams *a2)
+{
+	return atomic_load_explicit(&cuGraphExecNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1, CUgraphNodeParams *a2)
 {
@@ -5636,12 +5669,6 @@ static CUresult cuGraphExecNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1,
 
 /* cuGraphExecUpdate */
 typedef CUresult (*cuGraphExecUpdate_fn)(CUgraphExec a0, CUgraph a1, CUgraphNode *a2, CUgraphExecUpdateResult *a3);
-static CUresult cuGraphExecUpdate_resolve(CUgraphExec a0, CUgraph a1, CUgraphNode *a2, CUgraphExecUpdateResult *a3);
-static _Atomic(cuGraphExecUpdate_fn) cuGraphExecUpdate_slot = cuGraphExecUpdate_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecUpdate(CUgraphExec a0, CUgraph a1, CUgraphNode *a2, CUgraphExecUpdateResult *a3)
-{
-	return atomic_load_explicit(&cuGraphExecUpdate_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphExecUpdate_unavailable(CUgraphExec a0, CUgraph a1, CUgraphNode *a2, CUgraphExecUpdateResult *a3)
 {
 	(void)a0;
@@ -5650,6 +5677,12 @@ static CUresult cuGraphExecUpdate_unavailable(CUgraphExec a0, CUgraph a1, CUgrap
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecUpdate]);
+}
+static CUresult cuGraphExecUpdate_resolve(CUgraphExec a0, CUgraph a1, CUgraphNode *a2, CUgraphExecUpdateResult *a3);
+static _Atomic(cuGraphExecUpdate_fn) cuGraphExecUpdate_slot = cuGraphExecUpdate_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecUpdate(CUgraphExec a0, CUgraph a1, CUgraphNode *a2, CUgraphExecUpdateResult *a3)
+{
+	return atomic_load_explicit(&cuGraphExecUpdate_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphExecUpdate_resolve(CUgraphExec a0, CUgraph a1, CUgraphNode *a2, CUgraphExecUpdateResult *a3)
 {
@@ -5664,12 +5697,6 @@ static CUresult cuGraphExecUpdate_resolve(CUgraphExec a0, CUgraph a1, CUgraphNod
 
 /* cuGraphExecUpdate_v2 */
 typedef CUresult (*cuGraphExecUpdate_v2_fn)(CUgraphExec a0, CUgraph a1, CUgraphExecUpdateResultInfo *a2);
-static CUresult cuGraphExecUpdate_v2_resolve(CUgraphExec a0, CUgraph a1, CUgraphExecUpdateResultInfo *a2);
-static _Atomic(cuGraphExecUpdate_v2_fn) cuGraphExecUpdate_v2_slot = cuGraphExecUpdate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec a0, CUgraph a1, CUgraphExecUpdateResultInfo *a2)
-{
-	return atomic_load_explicit(&cuGraphExecUpdate_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphExecUpdate_v2_unavailable(CUgraphExec a0, CUgraph a1, CUgraphExecUpdateResultInfo *a2)
 {
 	(void)a0;
@@ -5677,6 +5704,12 @@ static CUresult cuGraphExecUpdate_v2_unavailable(CUgraphExec a0, CUgraph a1, CUg
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExecUpdate_v2]);
+}
+static CUresult cuGraphExecUpdate_v2_resolve(CUgraphExec a0, CUgraph a1, CUgraphExecUpdateResultInfo *a2);
+static _Atomic(cuGraphExecUpdate_v2_fn) cuGraphExecUpdate_v2_slot = cuGraphExecUpdate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec a0, CUgraph a1, CUgraphExecUpdateResultInfo *a2)
+{
+	return atomic_load_explicit(&cuGraphExecUpdate_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphExecUpdate_v2_resolve(CUgraphExec a0, CUgraph a1, CUgraphExecUpdateResultInfo *a2)
 {
@@ -5691,18 +5724,18 @@ static CUresult cuGraphExecUpdate_v2_resolve(CUgraphExec a0, CUgraph a1, CUgraph
 
 /* cuGraphExternalSemaphoresSignalNodeGetParams */
 typedef CUresult (*cuGraphExternalSemaphoresSignalNodeGetParams_fn)(CUgraphNode a0, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1);
-static CUresult cuGraphExternalSemaphoresSignalNodeGetParams_resolve(CUgraphNode a0, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1);
-static _Atomic(cuGraphExternalSemaphoresSignalNodeGetParams_fn) cuGraphExternalSemaphoresSignalNodeGetParams_slot = cuGraphExternalSemaphoresSignalNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode a0, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphExternalSemaphoresSignalNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphExternalSemaphoresSignalNodeGetParams_unavailable(CUgraphNode a0, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExternalSemaphoresSignalNodeGetParams]);
+}
+static CUresult cuGraphExternalSemaphoresSignalNodeGetParams_resolve(CUgraphNode a0, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1);
+static _Atomic(cuGraphExternalSemaphoresSignalNodeGetParams_fn) cuGraphExternalSemaphoresSignalNodeGetParams_slot = cuGraphExternalSemaphoresSignalNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode a0, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphExternalSemaphoresSignalNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphExternalSemaphoresSignalNodeGetParams_resolve(CUgraphNode a0, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
 {
@@ -5717,18 +5750,18 @@ static CUresult cuGraphExternalSemaphoresSignalNodeGetParams_resolve(CUgraphNode
 
 /* cuGraphExternalSemaphoresSignalNodeSetParams */
 typedef CUresult (*cuGraphExternalSemaphoresSignalNodeSetParams_fn)(CUgraphNode a0, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1);
-static CUresult cuGraphExternalSemaphoresSignalNodeSetParams_resolve(CUgraphNode a0, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1);
-static _Atomic(cuGraphExternalSemaphoresSignalNodeSetParams_fn) cuGraphExternalSemaphoresSignalNodeSetParams_slot = cuGraphExternalSemaphoresSignalNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode a0, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphExternalSemaphoresSignalNodeSetParams_unavailable(CUgraphNode a0, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExternalSemaphoresSignalNodeSetParams]);
+}
+static CUresult cuGraphExternalSemaphoresSignalNodeSetParams_resolve(CUgraphNode a0, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1);
+static _Atomic(cuGraphExternalSemaphoresSignalNodeSetParams_fn) cuGraphExternalSemaphoresSignalNodeSetParams_slot = cuGraphExternalSemaphoresSignalNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode a0, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphExternalSemaphoresSignalNodeSetParams_resolve(CUgraphNode a0, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *a1)
 {
@@ -5743,18 +5776,18 @@ static CUresult cuGraphExternalSemaphoresSignalNodeSetParams_resolve(CUgraphNode
 
 /* cuGraphExternalSemaphoresWaitNodeGetParams */
 typedef CUresult (*cuGraphExternalSemaphoresWaitNodeGetParams_fn)(CUgraphNode a0, CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1);
-static CUresult cuGraphExternalSemaphoresWaitNodeGetParams_resolve(CUgraphNode a0, CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1);
-static _Atomic(cuGraphExternalSemaphoresWaitNodeGetParams_fn) cuGraphExternalSemaphoresWaitNodeGetParams_slot = cuGraphExternalSemaphoresWaitNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode a0, CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphExternalSemaphoresWaitNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphExternalSemaphoresWaitNodeGetParams_unavailable(CUgraphNode a0, CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExternalSemaphoresWaitNodeGetParams]);
+}
+static CUresult cuGraphExternalSemaphoresWaitNodeGetParams_resolve(CUgraphNode a0, CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1);
+static _Atomic(cuGraphExternalSemaphoresWaitNodeGetParams_fn) cuGraphExternalSemaphoresWaitNodeGetParams_slot = cuGraphExternalSemaphoresWaitNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode a0, CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphExternalSemaphoresWaitNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphExternalSemaphoresWaitNodeGetParams_resolve(CUgraphNode a0, CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
 {
@@ -5769,18 +5802,18 @@ static CUresult cuGraphExternalSemaphoresWaitNodeGetParams_resolve(CUgraphNode a
 
 /* cuGraphExternalSemaphoresWaitNodeSetParams */
 typedef CUresult (*cuGraphExternalSemaphoresWaitNodeSetParams_fn)(CUgraphNode a0, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1);
-static CUresult cuGraphExternalSemaphoresWaitNodeSetParams_resolve(CUgraphNode a0, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1);
-static _Atomic(cuGraphExternalSemaphoresWaitNodeSetParams_fn) cuGraphExternalSemaphoresWaitNodeSetParams_slot = cuGraphExternalSemaphoresWaitNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphExternalSemaphoresWaitNodeSetParams_unavailable(CUgraphNode a0, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphExternalSemaphoresWaitNodeSetParams]);
+}
+static CUresult cuGraphExternalSemaphoresWaitNodeSetParams_resolve(CUgraphNode a0, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1);
+static _Atomic(cuGraphExternalSemaphoresWaitNodeSetParams_fn) cuGraphExternalSemaphoresWaitNodeSetParams_slot = cuGraphExternalSemaphoresWaitNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode a0, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphExternalSemaphoresWaitNodeSetParams_resolve(CUgraphNode a0, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *a1)
 {
@@ -5795,12 +5828,6 @@ static CUresult cuGraphExternalSemaphoresWaitNodeSetParams_resolve(CUgraphNode a
 
 /* cuGraphGetEdges */
 typedef CUresult (*cuGraphGetEdges_fn)(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, size_t *a3);
-static CUresult cuGraphGetEdges_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, size_t *a3);
-static _Atomic(cuGraphGetEdges_fn) cuGraphGetEdges_slot = cuGraphGetEdges_resolve;
-CUDASTUB_EXPORT CUresult cuGraphGetEdges(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cuGraphGetEdges_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphGetEdges_unavailable(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, size_t *a3)
 {
 	(void)a0;
@@ -5809,6 +5836,12 @@ static CUresult cuGraphGetEdges_unavailable(CUgraph a0, CUgraphNode *a1, CUgraph
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphGetEdges]);
+}
+static CUresult cuGraphGetEdges_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, size_t *a3);
+static _Atomic(cuGraphGetEdges_fn) cuGraphGetEdges_slot = cuGraphGetEdges_resolve;
+CUDASTUB_EXPORT CUresult cuGraphGetEdges(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cuGraphGetEdges_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphGetEdges_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, size_t *a3)
 {
@@ -5823,12 +5856,6 @@ static CUresult cuGraphGetEdges_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode
 
 /* cuGraphGetEdges_v2 */
 typedef CUresult (*cuGraphGetEdges_v2_fn)(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, CUgraphEdgeData *a3, size_t *a4);
-static CUresult cuGraphGetEdges_v2_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, CUgraphEdgeData *a3, size_t *a4);
-static _Atomic(cuGraphGetEdges_v2_fn) cuGraphGetEdges_v2_slot = cuGraphGetEdges_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphGetEdges_v2(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, CUgraphEdgeData *a3, size_t *a4)
-{
-	return atomic_load_explicit(&cuGraphGetEdges_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphGetEdges_v2_unavailable(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, CUgraphEdgeData *a3, size_t *a4)
 {
 	(void)a0;
@@ -5838,6 +5865,12 @@ static CUresult cuGraphGetEdges_v2_unavailable(CUgraph a0, CUgraphNode *a1, CUgr
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphGetEdges_v2]);
+}
+static CUresult cuGraphGetEdges_v2_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, CUgraphEdgeData *a3, size_t *a4);
+static _Atomic(cuGraphGetEdges_v2_fn) cuGraphGetEdges_v2_slot = cuGraphGetEdges_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphGetEdges_v2(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, CUgraphEdgeData *a3, size_t *a4)
+{
+	return atomic_load_explicit(&cuGraphGetEdges_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphGetEdges_v2_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode *a2, CUgraphEdgeData *a3, size_t *a4)
 {
@@ -5852,12 +5885,6 @@ static CUresult cuGraphGetEdges_v2_resolve(CUgraph a0, CUgraphNode *a1, CUgraphN
 
 /* cuGraphGetNodes */
 typedef CUresult (*cuGraphGetNodes_fn)(CUgraph a0, CUgraphNode *a1, size_t *a2);
-static CUresult cuGraphGetNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2);
-static _Atomic(cuGraphGetNodes_fn) cuGraphGetNodes_slot = cuGraphGetNodes_resolve;
-CUDASTUB_EXPORT CUresult cuGraphGetNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuGraphGetNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphGetNodes_unavailable(CUgraph a0, CUgraphNode *a1, size_t *a2)
 {
 	(void)a0;
@@ -5865,6 +5892,12 @@ static CUresult cuGraphGetNodes_unavailable(CUgraph a0, CUgraphNode *a1, size_t 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphGetNodes]);
+}
+static CUresult cuGraphGetNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2);
+static _Atomic(cuGraphGetNodes_fn) cuGraphGetNodes_slot = cuGraphGetNodes_resolve;
+CUDASTUB_EXPORT CUresult cuGraphGetNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuGraphGetNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphGetNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2)
 {
@@ -5879,12 +5912,6 @@ static CUresult cuGraphGetNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2)
 
 /* cuGraphGetRootNodes */
 typedef CUresult (*cuGraphGetRootNodes_fn)(CUgraph a0, CUgraphNode *a1, size_t *a2);
-static CUresult cuGraphGetRootNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2);
-static _Atomic(cuGraphGetRootNodes_fn) cuGraphGetRootNodes_slot = cuGraphGetRootNodes_resolve;
-CUDASTUB_EXPORT CUresult cuGraphGetRootNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuGraphGetRootNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphGetRootNodes_unavailable(CUgraph a0, CUgraphNode *a1, size_t *a2)
 {
 	(void)a0;
@@ -5892,6 +5919,12 @@ static CUresult cuGraphGetRootNodes_unavailable(CUgraph a0, CUgraphNode *a1, siz
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphGetRootNodes]);
+}
+static CUresult cuGraphGetRootNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2);
+static _Atomic(cuGraphGetRootNodes_fn) cuGraphGetRootNodes_slot = cuGraphGetRootNodes_resolve;
+CUDASTUB_EXPORT CUresult cuGraphGetRootNodes(CUgraph a0, CUgraphNode *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuGraphGetRootNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphGetRootNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2)
 {
@@ -5906,18 +5939,18 @@ static CUresult cuGraphGetRootNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t 
 
 /* cuGraphHostNodeGetParams */
 typedef CUresult (*cuGraphHostNodeGetParams_fn)(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1);
-static CUresult cuGraphHostNodeGetParams_resolve(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1);
-static _Atomic(cuGraphHostNodeGetParams_fn) cuGraphHostNodeGetParams_slot = cuGraphHostNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphHostNodeGetParams(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphHostNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphHostNodeGetParams_unavailable(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphHostNodeGetParams]);
+}
+static CUresult cuGraphHostNodeGetParams_resolve(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1);
+static _Atomic(cuGraphHostNodeGetParams_fn) cuGraphHostNodeGetParams_slot = cuGraphHostNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphHostNodeGetParams(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphHostNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphHostNodeGetParams_resolve(CUgraphNode a0, CUDA_HOST_NODE_PARAMS *a1)
 {
@@ -5932,18 +5965,18 @@ static CUresult cuGraphHostNodeGetParams_resolve(CUgraphNode a0, CUDA_HOST_NODE_
 
 /* cuGraphHostNodeSetParams */
 typedef CUresult (*cuGraphHostNodeSetParams_fn)(CUgraphNode a0, const CUDA_HOST_NODE_PARAMS *a1);
-static CUresult cuGraphHostNodeSetParams_resolve(CUgraphNode a0, const CUDA_HOST_NODE_PARAMS *a1);
-static _Atomic(cuGraphHostNodeSetParams_fn) cuGraphHostNodeSetParams_slot = cuGraphHostNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphHostNodeSetParams(CUgraphNode a0, const CUDA_HOST_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphHostNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphHostNodeSetParams_unavailable(CUgraphNode a0, const CUDA_HOST_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphHostNodeSetParams]);
+}
+static CUresult cuGraphHostNodeSetParams_resolve(CUgraphNode a0, const CUDA_HOST_NODE_PARAMS *a1);
+static _Atomic(cuGraphHostNodeSetParams_fn) cuGraphHostNodeSetParams_slot = cuGraphHostNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphHostNodeSetParams(CUgraphNode a0, const CUDA_HOST_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphHostNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphHostNodeSetParams_resolve(CUgraphNode a0, const CUDA_HOST_NODE_PARAMS *a1)
 {
@@ -5958,12 +5991,6 @@ static CUresult cuGraphHostNodeSetParams_resolve(CUgraphNode a0, const CUDA_HOST
 
 /* cuGraphInstantiate */
 typedef CUresult (*cuGraphInstantiate_fn)(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4);
-static CUresult cuGraphInstantiate_resolve(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4);
-static _Atomic(cuGraphInstantiate_fn) cuGraphInstantiate_slot = cuGraphInstantiate_resolve;
-CUDASTUB_EXPORT CUresult cuGraphInstantiate(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
-{
-	return atomic_load_explicit(&cuGraphInstantiate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphInstantiate_unavailable(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
 {
 	(void)a0;
@@ -5973,6 +6000,12 @@ static CUresult cuGraphInstantiate_unavailable(CUgraphExec *a0, CUgraph a1, CUgr
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphInstantiate]);
+}
+static CUresult cuGraphInstantiate_resolve(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4);
+static _Atomic(cuGraphInstantiate_fn) cuGraphInstantiate_slot = cuGraphInstantiate_resolve;
+CUDASTUB_EXPORT CUresult cuGraphInstantiate(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
+{
+	return atomic_load_explicit(&cuGraphInstantiate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphInstantiate_resolve(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
 {
@@ -5987,12 +6020,6 @@ static CUresult cuGraphInstantiate_resolve(CUgraphExec *a0, CUgraph a1, CUgraphN
 
 /* cuGraphInstantiateWithFlags */
 typedef CUresult (*cuGraphInstantiateWithFlags_fn)(CUgraphExec *a0, CUgraph a1, unsigned long long a2);
-static CUresult cuGraphInstantiateWithFlags_resolve(CUgraphExec *a0, CUgraph a1, unsigned long long a2);
-static _Atomic(cuGraphInstantiateWithFlags_fn) cuGraphInstantiateWithFlags_slot = cuGraphInstantiateWithFlags_resolve;
-CUDASTUB_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *a0, CUgraph a1, unsigned long long a2)
-{
-	return atomic_load_explicit(&cuGraphInstantiateWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphInstantiateWithFlags_unavailable(CUgraphExec *a0, CUgraph a1, unsigned long long a2)
 {
 	(void)a0;
@@ -6000,6 +6027,12 @@ static CUresult cuGraphInstantiateWithFlags_unavailable(CUgraphExec *a0, CUgraph
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphInstantiateWithFlags]);
+}
+static CUresult cuGraphInstantiateWithFlags_resolve(CUgraphExec *a0, CUgraph a1, unsigned long long a2);
+static _Atomic(cuGraphInstantiateWithFlags_fn) cuGraphInstantiateWithFlags_slot = cuGraphInstantiateWithFlags_resolve;
+CUDASTUB_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *a0, CUgraph a1, unsigned long long a2)
+{
+	return atomic_load_explicit(&cuGraphInstantiateWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphInstantiateWithFlags_resolve(CUgraphExec *a0, CUgraph a1, unsigned long long a2)
 {
@@ -6014,12 +6047,6 @@ static CUresult cuGraphInstantiateWithFlags_resolve(CUgraphExec *a0, CUgraph a1,
 
 /* cuGraphInstantiateWithParams */
 typedef CUresult (*cuGraphInstantiateWithParams_fn)(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2);
-static CUresult cuGraphInstantiateWithParams_resolve(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2);
-static _Atomic(cuGraphInstantiateWithParams_fn) cuGraphInstantiateWithParams_slot = cuGraphInstantiateWithParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphInstantiateWithParams(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
-{
-	return atomic_load_explicit(&cuGraphInstantiateWithParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphInstantiateWithParams_unavailable(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
 {
 	(void)a0;
@@ -6027,6 +6054,12 @@ static CUresult cuGraphInstantiateWithParams_unavailable(CUgraphExec *a0, CUgrap
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphInstantiateWithParams]);
+}
+static CUresult cuGraphInstantiateWithParams_resolve(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2);
+static _Atomic(cuGraphInstantiateWithParams_fn) cuGraphInstantiateWithParams_slot = cuGraphInstantiateWithParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphInstantiateWithParams(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
+{
+	return atomic_load_explicit(&cuGraphInstantiateWithParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphInstantiateWithParams_resolve(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
 {
@@ -6041,12 +6074,6 @@ static CUresult cuGraphInstantiateWithParams_resolve(CUgraphExec *a0, CUgraph a1
 
 /* cuGraphInstantiateWithParams_ptsz */
 typedef CUresult (*cuGraphInstantiateWithParams_ptsz_fn)(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2);
-static CUresult cuGraphInstantiateWithParams_ptsz_resolve(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2);
-static _Atomic(cuGraphInstantiateWithParams_ptsz_fn) cuGraphInstantiateWithParams_ptsz_slot = cuGraphInstantiateWithParams_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
-{
-	return atomic_load_explicit(&cuGraphInstantiateWithParams_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphInstantiateWithParams_ptsz_unavailable(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
 {
 	(void)a0;
@@ -6054,6 +6081,12 @@ static CUresult cuGraphInstantiateWithParams_ptsz_unavailable(CUgraphExec *a0, C
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphInstantiateWithParams_ptsz]);
+}
+static CUresult cuGraphInstantiateWithParams_ptsz_resolve(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2);
+static _Atomic(cuGraphInstantiateWithParams_ptsz_fn) cuGraphInstantiateWithParams_ptsz_slot = cuGraphInstantiateWithParams_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
+{
+	return atomic_load_explicit(&cuGraphInstantiateWithParams_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphInstantiateWithParams_ptsz_resolve(CUgraphExec *a0, CUgraph a1, CUDA_GRAPH_INSTANTIATE_PARAMS *a2)
 {
@@ -6068,12 +6101,6 @@ static CUresult cuGraphInstantiateWithParams_ptsz_resolve(CUgraphExec *a0, CUgra
 
 /* cuGraphInstantiate_v2 */
 typedef CUresult (*cuGraphInstantiate_v2_fn)(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4);
-static CUresult cuGraphInstantiate_v2_resolve(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4);
-static _Atomic(cuGraphInstantiate_v2_fn) cuGraphInstantiate_v2_slot = cuGraphInstantiate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphInstantiate_v2(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
-{
-	return atomic_load_explicit(&cuGraphInstantiate_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphInstantiate_v2_unavailable(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
 {
 	(void)a0;
@@ -6083,6 +6110,12 @@ static CUresult cuGraphInstantiate_v2_unavailable(CUgraphExec *a0, CUgraph a1, C
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphInstantiate_v2]);
+}
+static CUresult cuGraphInstantiate_v2_resolve(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4);
+static _Atomic(cuGraphInstantiate_v2_fn) cuGraphInstantiate_v2_slot = cuGraphInstantiate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphInstantiate_v2(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
+{
+	return atomic_load_explicit(&cuGraphInstantiate_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphInstantiate_v2_resolve(CUgraphExec *a0, CUgraph a1, CUgraphNode *a2, char *a3, size_t a4)
 {
@@ -6097,18 +6130,18 @@ static CUresult cuGraphInstantiate_v2_resolve(CUgraphExec *a0, CUgraph a1, CUgra
 
 /* cuGraphKernelNodeCopyAttributes */
 typedef CUresult (*cuGraphKernelNodeCopyAttributes_fn)(CUgraphNode a0, CUgraphNode a1);
-static CUresult cuGraphKernelNodeCopyAttributes_resolve(CUgraphNode a0, CUgraphNode a1);
-static _Atomic(cuGraphKernelNodeCopyAttributes_fn) cuGraphKernelNodeCopyAttributes_slot = cuGraphKernelNodeCopyAttributes_resolve;
-CUDASTUB_EXPORT CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode a0, CUgraphNode a1)
-{
-	return atomic_load_explicit(&cuGraphKernelNodeCopyAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphKernelNodeCopyAttributes_unavailable(CUgraphNode a0, CUgraphNode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphKernelNodeCopyAttributes]);
+}
+static CUresult cuGraphKernelNodeCopyAttributes_resolve(CUgraphNode a0, CUgraphNode a1);
+static _Atomic(cuGraphKernelNodeCopyAttributes_fn) cuGraphKernelNodeCopyAttributes_slot = cuGraphKernelNodeCopyAttributes_resolve;
+CUDASTUB_EXPORT CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode a0, CUgraphNode a1)
+{
+	return atomic_load_explicit(&cuGraphKernelNodeCopyAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphKernelNodeCopyAttributes_resolve(CUgraphNode a0, CUgraphNode a1)
 {
@@ -6123,12 +6156,6 @@ static CUresult cuGraphKernelNodeCopyAttributes_resolve(CUgraphNode a0, CUgraphN
 
 /* cuGraphKernelNodeGetAttribute */
 typedef CUresult (*cuGraphKernelNodeGetAttribute_fn)(CUgraphNode a0, CUkernelNodeAttrID a1, CUkernelNodeAttrValue *a2);
-static CUresult cuGraphKernelNodeGetAttribute_resolve(CUgraphNode a0, CUkernelNodeAttrID a1, CUkernelNodeAttrValue *a2);
-static _Atomic(cuGraphKernelNodeGetAttribute_fn) cuGraphKernelNodeGetAttribute_slot = cuGraphKernelNodeGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuGraphKernelNodeGetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1, CUkernelNodeAttrValue *a2)
-{
-	return atomic_load_explicit(&cuGraphKernelNodeGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphKernelNodeGetAttribute_unavailable(CUgraphNode a0, CUkernelNodeAttrID a1, CUkernelNodeAttrValue *a2)
 {
 	(void)a0;
@@ -6136,6 +6163,12 @@ static CUresult cuGraphKernelNodeGetAttribute_unavailable(CUgraphNode a0, CUkern
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphKernelNodeGetAttribute]);
+}
+static CUresult cuGraphKernelNodeGetAttribute_resolve(CUgraphNode a0, CUkernelNodeAttrID a1, CUkernelNodeAttrValue *a2);
+static _Atomic(cuGraphKernelNodeGetAttribute_fn) cuGraphKernelNodeGetAttribute_slot = cuGraphKernelNodeGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuGraphKernelNodeGetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1, CUkernelNodeAttrValue *a2)
+{
+	return atomic_load_explicit(&cuGraphKernelNodeGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphKernelNodeGetAttribute_resolve(CUgraphNode a0, CUkernelNodeAttrID a1, CUkernelNodeAttrValue *a2)
 {
@@ -6150,18 +6183,18 @@ static CUresult cuGraphKernelNodeGetAttribute_resolve(CUgraphNode a0, CUkernelNo
 
 /* cuGraphKernelNodeGetParams */
 typedef CUresult (*cuGraphKernelNodeGetParams_fn)(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS_v1 *a1);
-static CUresult cuGraphKernelNodeGetParams_resolve(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS_v1 *a1);
-static _Atomic(cuGraphKernelNodeGetParams_fn) cuGraphKernelNodeGetParams_slot = cuGraphKernelNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphKernelNodeGetParams(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS_v1 *a1)
-{
-	return atomic_load_explicit(&cuGraphKernelNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphKernelNodeGetParams_unavailable(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS_v1 *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphKernelNodeGetParams]);
+}
+static CUresult cuGraphKernelNodeGetParams_resolve(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS_v1 *a1);
+static _Atomic(cuGraphKernelNodeGetParams_fn) cuGraphKernelNodeGetParams_slot = cuGraphKernelNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphKernelNodeGetParams(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS_v1 *a1)
+{
+	return atomic_load_explicit(&cuGraphKernelNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphKernelNodeGetParams_resolve(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS_v1 *a1)
 {
@@ -6176,18 +6209,18 @@ static CUresult cuGraphKernelNodeGetParams_resolve(CUgraphNode a0, CUDA_KERNEL_N
 
 /* cuGraphKernelNodeGetParams_v2 */
 typedef CUresult (*cuGraphKernelNodeGetParams_v2_fn)(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS *a1);
-static CUresult cuGraphKernelNodeGetParams_v2_resolve(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS *a1);
-static _Atomic(cuGraphKernelNodeGetParams_v2_fn) cuGraphKernelNodeGetParams_v2_slot = cuGraphKernelNodeGetParams_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphKernelNodeGetParams_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphKernelNodeGetParams_v2_unavailable(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphKernelNodeGetParams_v2]);
+}
+static CUresult cuGraphKernelNodeGetParams_v2_resolve(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS *a1);
+static _Atomic(cuGraphKernelNodeGetParams_v2_fn) cuGraphKernelNodeGetParams_v2_slot = cuGraphKernelNodeGetParams_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphKernelNodeGetParams_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphKernelNodeGetParams_v2_resolve(CUgraphNode a0, CUDA_KERNEL_NODE_PARAMS *a1)
 {
@@ -6202,12 +6235,6 @@ static CUresult cuGraphKernelNodeGetParams_v2_resolve(CUgraphNode a0, CUDA_KERNE
 
 /* cuGraphKernelNodeSetAttribute */
 typedef CUresult (*cuGraphKernelNodeSetAttribute_fn)(CUgraphNode a0, CUkernelNodeAttrID a1, const CUkernelNodeAttrValue *a2);
-static CUresult cuGraphKernelNodeSetAttribute_resolve(CUgraphNode a0, CUkernelNodeAttrID a1, const CUkernelNodeAttrValue *a2);
-static _Atomic(cuGraphKernelNodeSetAttribute_fn) cuGraphKernelNodeSetAttribute_slot = cuGraphKernelNodeSetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1, const CUkernelNodeAttrValue *a2)
-{
-	return atomic_load_explicit(&cuGraphKernelNodeSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphKernelNodeSetAttribute_unavailable(CUgraphNode a0, CUkernelNodeAttrID a1, const CUkernelNodeAttrValue *a2)
 {
 	(void)a0;
@@ -6215,6 +6242,12 @@ static CUresult cuGraphKernelNodeSetAttribute_unavailable(CUgraphNode a0, CUkern
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphKernelNodeSetAttribute]);
+}
+static CUresult cuGraphKernelNodeSetAttribute_resolve(CUgraphNode a0, CUkernelNodeAttrID a1, const CUkernelNodeAttrValue *a2);
+static _Atomic(cuGraphKernelNodeSetAttribute_fn) cuGraphKernelNodeSetAttribute_slot = cuGraphKernelNodeSetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuGraphKernelNodeSetAttribute(CUgraphNode a0, CUkernelNodeAttrID a1, const CUkernelNodeAttrValue *a2)
+{
+	return atomic_load_explicit(&cuGraphKernelNodeSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphKernelNodeSetAttribute_resolve(CUgraphNode a0, CUkernelNodeAttrID a1, const CUkernelNodeAttrValue *a2)
 {
@@ -6229,18 +6262,18 @@ static CUresult cuGraphKernelNodeSetAttribute_resolve(CUgraphNode a0, CUkernelNo
 
 /* cuGraphKernelNodeSetParams */
 typedef CUresult (*cuGraphKernelNodeSetParams_fn)(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS_v1 *a1);
-static CUresult cuGraphKernelNodeSetParams_resolve(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS_v1 *a1);
-static _Atomic(cuGraphKernelNodeSetParams_fn) cuGraphKernelNodeSetParams_slot = cuGraphKernelNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphKernelNodeSetParams(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS_v1 *a1)
-{
-	return atomic_load_explicit(&cuGraphKernelNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphKernelNodeSetParams_unavailable(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS_v1 *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphKernelNodeSetParams]);
+}
+static CUresult cuGraphKernelNodeSetParams_resolve(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS_v1 *a1);
+static _Atomic(cuGraphKernelNodeSetParams_fn) cuGraphKernelNodeSetParams_slot = cuGraphKernelNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphKernelNodeSetParams(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS_v1 *a1)
+{
+	return atomic_load_explicit(&cuGraphKernelNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphKernelNodeSetParams_resolve(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS_v1 *a1)
 {
@@ -6255,18 +6288,18 @@ static CUresult cuGraphKernelNodeSetParams_resolve(CUgraphNode a0, const CUDA_KE
 
 /* cuGraphKernelNodeSetParams_v2 */
 typedef CUresult (*cuGraphKernelNodeSetParams_v2_fn)(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS *a1);
-static CUresult cuGraphKernelNodeSetParams_v2_resolve(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS *a1);
-static _Atomic(cuGraphKernelNodeSetParams_v2_fn) cuGraphKernelNodeSetParams_v2_slot = cuGraphKernelNodeSetParams_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphKernelNodeSetParams_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphKernelNodeSetParams_v2_unavailable(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphKernelNodeSetParams_v2]);
+}
+static CUresult cuGraphKernelNodeSetParams_v2_resolve(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS *a1);
+static _Atomic(cuGraphKernelNodeSetParams_v2_fn) cuGraphKernelNodeSetParams_v2_slot = cuGraphKernelNodeSetParams_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphKernelNodeSetParams_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphKernelNodeSetParams_v2_resolve(CUgraphNode a0, const CUDA_KERNEL_NODE_PARAMS *a1)
 {
@@ -6281,18 +6314,18 @@ static CUresult cuGraphKernelNodeSetParams_v2_resolve(CUgraphNode a0, const CUDA
 
 /* cuGraphLaunch */
 typedef CUresult (*cuGraphLaunch_fn)(CUgraphExec a0, CUstream a1);
-static CUresult cuGraphLaunch_resolve(CUgraphExec a0, CUstream a1);
-static _Atomic(cuGraphLaunch_fn) cuGraphLaunch_slot = cuGraphLaunch_resolve;
-CUDASTUB_EXPORT CUresult cuGraphLaunch(CUgraphExec a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuGraphLaunch_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphLaunch_unavailable(CUgraphExec a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphLaunch]);
+}
+static CUresult cuGraphLaunch_resolve(CUgraphExec a0, CUstream a1);
+static _Atomic(cuGraphLaunch_fn) cuGraphLaunch_slot = cuGraphLaunch_resolve;
+CUDASTUB_EXPORT CUresult cuGraphLaunch(CUgraphExec a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuGraphLaunch_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphLaunch_resolve(CUgraphExec a0, CUstream a1)
 {
@@ -6307,18 +6340,18 @@ static CUresult cuGraphLaunch_resolve(CUgraphExec a0, CUstream a1)
 
 /* cuGraphLaunch_ptsz */
 typedef CUresult (*cuGraphLaunch_ptsz_fn)(CUgraphExec a0, CUstream a1);
-static CUresult cuGraphLaunch_ptsz_resolve(CUgraphExec a0, CUstream a1);
-static _Atomic(cuGraphLaunch_ptsz_fn) cuGraphLaunch_ptsz_slot = cuGraphLaunch_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuGraphLaunch_ptsz(CUgraphExec a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuGraphLaunch_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphLaunch_ptsz_unavailable(CUgraphExec a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphLaunch_ptsz]);
+}
+static CUresult cuGraphLaunch_ptsz_resolve(CUgraphExec a0, CUstream a1);
+static _Atomic(cuGraphLaunch_ptsz_fn) cuGraphLaunch_ptsz_slot = cuGraphLaunch_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuGraphLaunch_ptsz(CUgraphExec a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuGraphLaunch_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphLaunch_ptsz_resolve(CUgraphExec a0, CUstream a1)
 {
@@ -6333,18 +6366,18 @@ static CUresult cuGraphLaunch_ptsz_resolve(CUgraphExec a0, CUstream a1)
 
 /* cuGraphMemAllocNodeGetParams */
 typedef CUresult (*cuGraphMemAllocNodeGetParams_fn)(CUgraphNode a0, CUDA_MEM_ALLOC_NODE_PARAMS *a1);
-static CUresult cuGraphMemAllocNodeGetParams_resolve(CUgraphNode a0, CUDA_MEM_ALLOC_NODE_PARAMS *a1);
-static _Atomic(cuGraphMemAllocNodeGetParams_fn) cuGraphMemAllocNodeGetParams_slot = cuGraphMemAllocNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphMemAllocNodeGetParams(CUgraphNode a0, CUDA_MEM_ALLOC_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphMemAllocNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphMemAllocNodeGetParams_unavailable(CUgraphNode a0, CUDA_MEM_ALLOC_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphMemAllocNodeGetParams]);
+}
+static CUresult cuGraphMemAllocNodeGetParams_resolve(CUgraphNode a0, CUDA_MEM_ALLOC_NODE_PARAMS *a1);
+static _Atomic(cuGraphMemAllocNodeGetParams_fn) cuGraphMemAllocNodeGetParams_slot = cuGraphMemAllocNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphMemAllocNodeGetParams(CUgraphNode a0, CUDA_MEM_ALLOC_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphMemAllocNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphMemAllocNodeGetParams_resolve(CUgraphNode a0, CUDA_MEM_ALLOC_NODE_PARAMS *a1)
 {
@@ -6359,18 +6392,18 @@ static CUresult cuGraphMemAllocNodeGetParams_resolve(CUgraphNode a0, CUDA_MEM_AL
 
 /* cuGraphMemFreeNodeGetParams */
 typedef CUresult (*cuGraphMemFreeNodeGetParams_fn)(CUgraphNode a0, CUdeviceptr *a1);
-static CUresult cuGraphMemFreeNodeGetParams_resolve(CUgraphNode a0, CUdeviceptr *a1);
-static _Atomic(cuGraphMemFreeNodeGetParams_fn) cuGraphMemFreeNodeGetParams_slot = cuGraphMemFreeNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphMemFreeNodeGetParams(CUgraphNode a0, CUdeviceptr *a1)
-{
-	return atomic_load_explicit(&cuGraphMemFreeNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphMemFreeNodeGetParams_unavailable(CUgraphNode a0, CUdeviceptr *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphMemFreeNodeGetParams]);
+}
+static CUresult cuGraphMemFreeNodeGetParams_resolve(CUgraphNode a0, CUdeviceptr *a1);
+static _Atomic(cuGraphMemFreeNodeGetParams_fn) cuGraphMemFreeNodeGetParams_slot = cuGraphMemFreeNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphMemFreeNodeGetParams(CUgraphNode a0, CUdeviceptr *a1)
+{
+	return atomic_load_explicit(&cuGraphMemFreeNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphMemFreeNodeGetParams_resolve(CUgraphNode a0, CUdeviceptr *a1)
 {
@@ -6385,18 +6418,18 @@ static CUresult cuGraphMemFreeNodeGetParams_resolve(CUgraphNode a0, CUdeviceptr 
 
 /* cuGraphMemcpyNodeGetParams */
 typedef CUresult (*cuGraphMemcpyNodeGetParams_fn)(CUgraphNode a0, CUDA_MEMCPY3D *a1);
-static CUresult cuGraphMemcpyNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMCPY3D *a1);
-static _Atomic(cuGraphMemcpyNodeGetParams_fn) cuGraphMemcpyNodeGetParams_slot = cuGraphMemcpyNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphMemcpyNodeGetParams(CUgraphNode a0, CUDA_MEMCPY3D *a1)
-{
-	return atomic_load_explicit(&cuGraphMemcpyNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphMemcpyNodeGetParams_unavailable(CUgraphNode a0, CUDA_MEMCPY3D *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphMemcpyNodeGetParams]);
+}
+static CUresult cuGraphMemcpyNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMCPY3D *a1);
+static _Atomic(cuGraphMemcpyNodeGetParams_fn) cuGraphMemcpyNodeGetParams_slot = cuGraphMemcpyNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphMemcpyNodeGetParams(CUgraphNode a0, CUDA_MEMCPY3D *a1)
+{
+	return atomic_load_explicit(&cuGraphMemcpyNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphMemcpyNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMCPY3D *a1)
 {
@@ -6411,18 +6444,18 @@ static CUresult cuGraphMemcpyNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMCPY3D
 
 /* cuGraphMemcpyNodeSetParams */
 typedef CUresult (*cuGraphMemcpyNodeSetParams_fn)(CUgraphNode a0, const CUDA_MEMCPY3D *a1);
-static CUresult cuGraphMemcpyNodeSetParams_resolve(CUgraphNode a0, const CUDA_MEMCPY3D *a1);
-static _Atomic(cuGraphMemcpyNodeSetParams_fn) cuGraphMemcpyNodeSetParams_slot = cuGraphMemcpyNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphMemcpyNodeSetParams(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
-{
-	return atomic_load_explicit(&cuGraphMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphMemcpyNodeSetParams_unavailable(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphMemcpyNodeSetParams]);
+}
+static CUresult cuGraphMemcpyNodeSetParams_resolve(CUgraphNode a0, const CUDA_MEMCPY3D *a1);
+static _Atomic(cuGraphMemcpyNodeSetParams_fn) cuGraphMemcpyNodeSetParams_slot = cuGraphMemcpyNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphMemcpyNodeSetParams(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
+{
+	return atomic_load_explicit(&cuGraphMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphMemcpyNodeSetParams_resolve(CUgraphNode a0, const CUDA_MEMCPY3D *a1)
 {
@@ -6437,18 +6470,18 @@ static CUresult cuGraphMemcpyNodeSetParams_resolve(CUgraphNode a0, const CUDA_ME
 
 /* cuGraphMemsetNodeGetParams */
 typedef CUresult (*cuGraphMemsetNodeGetParams_fn)(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1);
-static CUresult cuGraphMemsetNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1);
-static _Atomic(cuGraphMemsetNodeGetParams_fn) cuGraphMemsetNodeGetParams_slot = cuGraphMemsetNodeGetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphMemsetNodeGetParams(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphMemsetNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphMemsetNodeGetParams_unavailable(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphMemsetNodeGetParams]);
+}
+static CUresult cuGraphMemsetNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1);
+static _Atomic(cuGraphMemsetNodeGetParams_fn) cuGraphMemsetNodeGetParams_slot = cuGraphMemsetNodeGetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphMemsetNodeGetParams(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphMemsetNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphMemsetNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMSET_NODE_PARAMS *a1)
 {
@@ -6463,18 +6496,18 @@ static CUresult cuGraphMemsetNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMSET_N
 
 /* cuGraphMemsetNodeSetParams */
 typedef CUresult (*cuGraphMemsetNodeSetParams_fn)(CUgraphNode a0, const CUDA_MEMSET_NODE_PARAMS *a1);
-static CUresult cuGraphMemsetNodeSetParams_resolve(CUgraphNode a0, const CUDA_MEMSET_NODE_PARAMS *a1);
-static _Atomic(cuGraphMemsetNodeSetParams_fn) cuGraphMemsetNodeSetParams_slot = cuGraphMemsetNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphMemsetNodeSetParams(CUgraphNode a0, const CUDA_MEMSET_NODE_PARAMS *a1)
-{
-	return atomic_load_explicit(&cuGraphMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphMemsetNodeSetParams_unavailable(CUgraphNode a0, const CUDA_MEMSET_NODE_PARAMS *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphMemsetNodeSetParams]);
+}
+static CUresult cuGraphMemsetNodeSetParams_resolve(CUgraphNode a0, const CUDA_MEMSET_NODE_PARAMS *a1);
+static _Atomic(cuGraphMemsetNodeSetParams_fn) cuGraphMemsetNodeSetParams_slot = cuGraphMemsetNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphMemsetNodeSetParams(CUgraphNode a0, const CUDA_MEMSET_NODE_PARAMS *a1)
+{
+	return atomic_load_explicit(&cuGraphMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphMemsetNodeSetParams_resolve(CUgraphNode a0, const CUDA_MEMSET_NODE_PARAMS *a1)
 {
@@ -6489,12 +6522,6 @@ static CUresult cuGraphMemsetNodeSetParams_resolve(CUgraphNode a0, const CUDA_ME
 
 /* cuGraphNodeFindInClone */
 typedef CUresult (*cuGraphNodeFindInClone_fn)(CUgraphNode *a0, CUgraphNode a1, CUgraph a2);
-static CUresult cuGraphNodeFindInClone_resolve(CUgraphNode *a0, CUgraphNode a1, CUgraph a2);
-static _Atomic(cuGraphNodeFindInClone_fn) cuGraphNodeFindInClone_slot = cuGraphNodeFindInClone_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeFindInClone(CUgraphNode *a0, CUgraphNode a1, CUgraph a2)
-{
-	return atomic_load_explicit(&cuGraphNodeFindInClone_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphNodeFindInClone_unavailable(CUgraphNode *a0, CUgraphNode a1, CUgraph a2)
 {
 	(void)a0;
@@ -6502,6 +6529,12 @@ static CUresult cuGraphNodeFindInClone_unavailable(CUgraphNode *a0, CUgraphNode 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeFindInClone]);
+}
+static CUresult cuGraphNodeFindInClone_resolve(CUgraphNode *a0, CUgraphNode a1, CUgraph a2);
+static _Atomic(cuGraphNodeFindInClone_fn) cuGraphNodeFindInClone_slot = cuGraphNodeFindInClone_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeFindInClone(CUgraphNode *a0, CUgraphNode a1, CUgraph a2)
+{
+	return atomic_load_explicit(&cuGraphNodeFindInClone_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphNodeFindInClone_resolve(CUgraphNode *a0, CUgraphNode a1, CUgraph a2)
 {
@@ -6516,12 +6549,6 @@ static CUresult cuGraphNodeFindInClone_resolve(CUgraphNode *a0, CUgraphNode a1, 
 
 /* cuGraphNodeGetDependencies */
 typedef CUresult (*cuGraphNodeGetDependencies_fn)(CUgraphNode a0, CUgraphNode *a1, size_t *a2);
-static CUresult cuGraphNodeGetDependencies_resolve(CUgraphNode a0, CUgraphNode *a1, size_t *a2);
-static _Atomic(cuGraphNodeGetDependencies_fn) cuGraphNodeGetDependencies_slot = cuGraphNodeGetDependencies_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeGetDependencies(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuGraphNodeGetDependencies_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphNodeGetDependencies_unavailable(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
 {
 	(void)a0;
@@ -6529,6 +6556,12 @@ static CUresult cuGraphNodeGetDependencies_unavailable(CUgraphNode a0, CUgraphNo
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeGetDependencies]);
+}
+static CUresult cuGraphNodeGetDependencies_resolve(CUgraphNode a0, CUgraphNode *a1, size_t *a2);
+static _Atomic(cuGraphNodeGetDependencies_fn) cuGraphNodeGetDependencies_slot = cuGraphNodeGetDependencies_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeGetDependencies(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuGraphNodeGetDependencies_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphNodeGetDependencies_resolve(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
 {
@@ -6543,12 +6576,6 @@ static CUresult cuGraphNodeGetDependencies_resolve(CUgraphNode a0, CUgraphNode *
 
 /* cuGraphNodeGetDependencies_v2 */
 typedef CUresult (*cuGraphNodeGetDependencies_v2_fn)(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3);
-static CUresult cuGraphNodeGetDependencies_v2_resolve(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3);
-static _Atomic(cuGraphNodeGetDependencies_v2_fn) cuGraphNodeGetDependencies_v2_slot = cuGraphNodeGetDependencies_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeGetDependencies_v2(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cuGraphNodeGetDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphNodeGetDependencies_v2_unavailable(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -6557,6 +6584,12 @@ static CUresult cuGraphNodeGetDependencies_v2_unavailable(CUgraphNode a0, CUgrap
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeGetDependencies_v2]);
+}
+static CUresult cuGraphNodeGetDependencies_v2_resolve(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3);
+static _Atomic(cuGraphNodeGetDependencies_v2_fn) cuGraphNodeGetDependencies_v2_slot = cuGraphNodeGetDependencies_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeGetDependencies_v2(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cuGraphNodeGetDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphNodeGetDependencies_v2_resolve(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
 {
@@ -6571,12 +6604,6 @@ static CUresult cuGraphNodeGetDependencies_v2_resolve(CUgraphNode a0, CUgraphNod
 
 /* cuGraphNodeGetDependentNodes */
 typedef CUresult (*cuGraphNodeGetDependentNodes_fn)(CUgraphNode a0, CUgraphNode *a1, size_t *a2);
-static CUresult cuGraphNodeGetDependentNodes_resolve(CUgraphNode a0, CUgraphNode *a1, size_t *a2);
-static _Atomic(cuGraphNodeGetDependentNodes_fn) cuGraphNodeGetDependentNodes_slot = cuGraphNodeGetDependentNodes_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeGetDependentNodes(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuGraphNodeGetDependentNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphNodeGetDependentNodes_unavailable(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
 {
 	(void)a0;
@@ -6584,6 +6611,12 @@ static CUresult cuGraphNodeGetDependentNodes_unavailable(CUgraphNode a0, CUgraph
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeGetDependentNodes]);
+}
+static CUresult cuGraphNodeGetDependentNodes_resolve(CUgraphNode a0, CUgraphNode *a1, size_t *a2);
+static _Atomic(cuGraphNodeGetDependentNodes_fn) cuGraphNodeGetDependentNodes_slot = cuGraphNodeGetDependentNodes_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeGetDependentNodes(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuGraphNodeGetDependentNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphNodeGetDependentNodes_resolve(CUgraphNode a0, CUgraphNode *a1, size_t *a2)
 {
@@ -6598,12 +6631,6 @@ static CUresult cuGraphNodeGetDependentNodes_resolve(CUgraphNode a0, CUgraphNode
 
 /* cuGraphNodeGetDependentNodes_v2 */
 typedef CUresult (*cuGraphNodeGetDependentNodes_v2_fn)(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3);
-static CUresult cuGraphNodeGetDependentNodes_v2_resolve(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3);
-static _Atomic(cuGraphNodeGetDependentNodes_v2_fn) cuGraphNodeGetDependentNodes_v2_slot = cuGraphNodeGetDependentNodes_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cuGraphNodeGetDependentNodes_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphNodeGetDependentNodes_v2_unavailable(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -6612,6 +6639,12 @@ static CUresult cuGraphNodeGetDependentNodes_v2_unavailable(CUgraphNode a0, CUgr
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeGetDependentNodes_v2]);
+}
+static CUresult cuGraphNodeGetDependentNodes_v2_resolve(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3);
+static _Atomic(cuGraphNodeGetDependentNodes_v2_fn) cuGraphNodeGetDependentNodes_v2_slot = cuGraphNodeGetDependentNodes_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cuGraphNodeGetDependentNodes_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphNodeGetDependentNodes_v2_resolve(CUgraphNode a0, CUgraphNode *a1, CUgraphEdgeData *a2, size_t *a3)
 {
@@ -6626,12 +6659,6 @@ static CUresult cuGraphNodeGetDependentNodes_v2_resolve(CUgraphNode a0, CUgraphN
 
 /* cuGraphNodeGetEnabled */
 typedef CUresult (*cuGraphNodeGetEnabled_fn)(CUgraphExec a0, CUgraphNode a1, unsigned int *a2);
-static CUresult cuGraphNodeGetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, unsigned int *a2);
-static _Atomic(cuGraphNodeGetEnabled_fn) cuGraphNodeGetEnabled_slot = cuGraphNodeGetEnabled_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeGetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int *a2)
-{
-	return atomic_load_explicit(&cuGraphNodeGetEnabled_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphNodeGetEnabled_unavailable(CUgraphExec a0, CUgraphNode a1, unsigned int *a2)
 {
 	(void)a0;
@@ -6639,6 +6666,12 @@ static CUresult cuGraphNodeGetEnabled_unavailable(CUgraphExec a0, CUgraphNode a1
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeGetEnabled]);
+}
+static CUresult cuGraphNodeGetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, unsigned int *a2);
+static _Atomic(cuGraphNodeGetEnabled_fn) cuGraphNodeGetEnabled_slot = cuGraphNodeGetEnabled_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeGetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int *a2)
+{
+	return atomic_load_explicit(&cuGraphNodeGetEnabled_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphNodeGetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, unsigned int *a2)
 {
@@ -6653,18 +6686,18 @@ static CUresult cuGraphNodeGetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, un
 
 /* cuGraphNodeGetType */
 typedef CUresult (*cuGraphNodeGetType_fn)(CUgraphNode a0, CUgraphNodeType *a1);
-static CUresult cuGraphNodeGetType_resolve(CUgraphNode a0, CUgraphNodeType *a1);
-static _Atomic(cuGraphNodeGetType_fn) cuGraphNodeGetType_slot = cuGraphNodeGetType_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeGetType(CUgraphNode a0, CUgraphNodeType *a1)
-{
-	return atomic_load_explicit(&cuGraphNodeGetType_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphNodeGetType_unavailable(CUgraphNode a0, CUgraphNodeType *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeGetType]);
+}
+static CUresult cuGraphNodeGetType_resolve(CUgraphNode a0, CUgraphNodeType *a1);
+static _Atomic(cuGraphNodeGetType_fn) cuGraphNodeGetType_slot = cuGraphNodeGetType_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeGetType(CUgraphNode a0, CUgraphNodeType *a1)
+{
+	return atomic_load_explicit(&cuGraphNodeGetType_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphNodeGetType_resolve(CUgraphNode a0, CUgraphNodeType *a1)
 {
@@ -6679,12 +6712,6 @@ static CUresult cuGraphNodeGetType_resolve(CUgraphNode a0, CUgraphNodeType *a1)
 
 /* cuGraphNodeSetEnabled */
 typedef CUresult (*cuGraphNodeSetEnabled_fn)(CUgraphExec a0, CUgraphNode a1, unsigned int a2);
-static CUresult cuGraphNodeSetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, unsigned int a2);
-static _Atomic(cuGraphNodeSetEnabled_fn) cuGraphNodeSetEnabled_slot = cuGraphNodeSetEnabled_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeSetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuGraphNodeSetEnabled_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphNodeSetEnabled_unavailable(CUgraphExec a0, CUgraphNode a1, unsigned int a2)
 {
 	(void)a0;
@@ -6692,6 +6719,12 @@ static CUresult cuGraphNodeSetEnabled_unavailable(CUgraphExec a0, CUgraphNode a1
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeSetEnabled]);
+}
+static CUresult cuGraphNodeSetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, unsigned int a2);
+static _Atomic(cuGraphNodeSetEnabled_fn) cuGraphNodeSetEnabled_slot = cuGraphNodeSetEnabled_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeSetEnabled(CUgraphExec a0, CUgraphNode a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuGraphNodeSetEnabled_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphNodeSetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, unsigned int a2)
 {
@@ -6706,18 +6739,18 @@ static CUresult cuGraphNodeSetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, un
 
 /* cuGraphNodeSetParams */
 typedef CUresult (*cuGraphNodeSetParams_fn)(CUgraphNode a0, CUgraphNodeParams *a1);
-static CUresult cuGraphNodeSetParams_resolve(CUgraphNode a0, CUgraphNodeParams *a1);
-static _Atomic(cuGraphNodeSetParams_fn) cuGraphNodeSetParams_slot = cuGraphNodeSetParams_resolve;
-CUDASTUB_EXPORT CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
-{
-	return atomic_load_explicit(&cuGraphNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphNodeSetParams_unavailable(CUgraphNode a0, CUgraphNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphNodeSetParams]);
+}
+static CUresult cuGraphNodeSetParams_resolve(CUgraphNode a0, CUgraphNodeParams *a1);
+static _Atomic(cuGraphNodeSetParams_fn) cuGraphNodeSetParams_slot = cuGraphNodeSetParams_resolve;
+CUDASTUB_EXPORT CUresult cuGraphNodeSetParams(CUgraphNode a0, CUgraphNodeParams *a1)
+{
+	return atomic_load_explicit(&cuGraphNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphNodeSetParams_resolve(CUgraphNode a0, CUgraphNodeParams *a1)
 {
@@ -6732,12 +6765,6 @@ static CUresult cuGraphNodeSetParams_resolve(CUgraphNode a0, CUgraphNodeParams *
 
 /* cuGraphReleaseUserObject */
 typedef CUresult (*cuGraphReleaseUserObject_fn)(CUgraph a0, CUuserObject a1, unsigned int a2);
-static CUresult cuGraphReleaseUserObject_resolve(CUgraph a0, CUuserObject a1, unsigned int a2);
-static _Atomic(cuGraphReleaseUserObject_fn) cuGraphReleaseUserObject_slot = cuGraphReleaseUserObject_resolve;
-CUDASTUB_EXPORT CUresult cuGraphReleaseUserObject(CUgraph a0, CUuserObject a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuGraphReleaseUserObject_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphReleaseUserObject_unavailable(CUgraph a0, CUuserObject a1, unsigned int a2)
 {
 	(void)a0;
@@ -6745,6 +6772,12 @@ static CUresult cuGraphReleaseUserObject_unavailable(CUgraph a0, CUuserObject a1
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphReleaseUserObject]);
+}
+static CUresult cuGraphReleaseUserObject_resolve(CUgraph a0, CUuserObject a1, unsigned int a2);
+static _Atomic(cuGraphReleaseUserObject_fn) cuGraphReleaseUserObject_slot = cuGraphReleaseUserObject_resolve;
+CUDASTUB_EXPORT CUresult cuGraphReleaseUserObject(CUgraph a0, CUuserObject a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuGraphReleaseUserObject_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphReleaseUserObject_resolve(CUgraph a0, CUuserObject a1, unsigned int a2)
 {
@@ -6759,12 +6792,6 @@ static CUresult cuGraphReleaseUserObject_resolve(CUgraph a0, CUuserObject a1, un
 
 /* cuGraphRemoveDependencies */
 typedef CUresult (*cuGraphRemoveDependencies_fn)(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3);
-static CUresult cuGraphRemoveDependencies_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3);
-static _Atomic(cuGraphRemoveDependencies_fn) cuGraphRemoveDependencies_slot = cuGraphRemoveDependencies_resolve;
-CUDASTUB_EXPORT CUresult cuGraphRemoveDependencies(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
-{
-	return atomic_load_explicit(&cuGraphRemoveDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphRemoveDependencies_unavailable(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
 {
 	(void)a0;
@@ -6773,6 +6800,12 @@ static CUresult cuGraphRemoveDependencies_unavailable(CUgraph a0, const CUgraphN
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphRemoveDependencies]);
+}
+static CUresult cuGraphRemoveDependencies_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3);
+static _Atomic(cuGraphRemoveDependencies_fn) cuGraphRemoveDependencies_slot = cuGraphRemoveDependencies_resolve;
+CUDASTUB_EXPORT CUresult cuGraphRemoveDependencies(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
+{
+	return atomic_load_explicit(&cuGraphRemoveDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphRemoveDependencies_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, size_t a3)
 {
@@ -6787,12 +6820,6 @@ static CUresult cuGraphRemoveDependencies_resolve(CUgraph a0, const CUgraphNode 
 
 /* cuGraphRemoveDependencies_v2 */
 typedef CUresult (*cuGraphRemoveDependencies_v2_fn)(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4);
-static CUresult cuGraphRemoveDependencies_v2_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4);
-static _Atomic(cuGraphRemoveDependencies_v2_fn) cuGraphRemoveDependencies_v2_slot = cuGraphRemoveDependencies_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphRemoveDependencies_v2(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
-{
-	return atomic_load_explicit(&cuGraphRemoveDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuGraphRemoveDependencies_v2_unavailable(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -6802,6 +6829,12 @@ static CUresult cuGraphRemoveDependencies_v2_unavailable(CUgraph a0, const CUgra
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphRemoveDependencies_v2]);
+}
+static CUresult cuGraphRemoveDependencies_v2_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4);
+static _Atomic(cuGraphRemoveDependencies_v2_fn) cuGraphRemoveDependencies_v2_slot = cuGraphRemoveDependencies_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphRemoveDependencies_v2(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
+{
+	return atomic_load_explicit(&cuGraphRemoveDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuGraphRemoveDependencies_v2_resolve(CUgraph a0, const CUgraphNode *a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4)
 {
@@ -6816,12 +6849,6 @@ static CUresult cuGraphRemoveDependencies_v2_resolve(CUgraph a0, const CUgraphNo
 
 /* cuGraphRetainUserObject */
 typedef CUresult (*cuGraphRetainUserObject_fn)(CUgraph a0, CUuserObject a1, unsigned int a2, unsigned int a3);
-static CUresult cuGraphRetainUserObject_resolve(CUgraph a0, CUuserObject a1, unsigned int a2, unsigned int a3);
-static _Atomic(cuGraphRetainUserObject_fn) cuGraphRetainUserObject_slot = cuGraphRetainUserObject_resolve;
-CUDASTUB_EXPORT CUresult cuGraphRetainUserObject(CUgraph a0, CUuserObject a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuGraphRetainUserObject_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphRetainUserObject_unavailable(CUgraph a0, CUuserObject a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -6830,6 +6857,12 @@ static CUresult cuGraphRetainUserObject_unavailable(CUgraph a0, CUuserObject a1,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphRetainUserObject]);
+}
+static CUresult cuGraphRetainUserObject_resolve(CUgraph a0, CUuserObject a1, unsigned int a2, unsigned int a3);
+static _Atomic(cuGraphRetainUserObject_fn) cuGraphRetainUserObject_slot = cuGraphRetainUserObject_resolve;
+CUDASTUB_EXPORT CUresult cuGraphRetainUserObject(CUgraph a0, CUuserObject a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuGraphRetainUserObject_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphRetainUserObject_resolve(CUgraph a0, CUuserObject a1, unsigned int a2, unsigned int a3)
 {
@@ -6844,18 +6877,18 @@ static CUresult cuGraphRetainUserObject_resolve(CUgraph a0, CUuserObject a1, uns
 
 /* cuGraphUpload */
 typedef CUresult (*cuGraphUpload_fn)(CUgraphExec a0, CUstream a1);
-static CUresult cuGraphUpload_resolve(CUgraphExec a0, CUstream a1);
-static _Atomic(cuGraphUpload_fn) cuGraphUpload_slot = cuGraphUpload_resolve;
-CUDASTUB_EXPORT CUresult cuGraphUpload(CUgraphExec a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuGraphUpload_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphUpload_unavailable(CUgraphExec a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphUpload]);
+}
+static CUresult cuGraphUpload_resolve(CUgraphExec a0, CUstream a1);
+static _Atomic(cuGraphUpload_fn) cuGraphUpload_slot = cuGraphUpload_resolve;
+CUDASTUB_EXPORT CUresult cuGraphUpload(CUgraphExec a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuGraphUpload_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphUpload_resolve(CUgraphExec a0, CUstream a1)
 {
@@ -6870,18 +6903,18 @@ static CUresult cuGraphUpload_resolve(CUgraphExec a0, CUstream a1)
 
 /* cuGraphUpload_ptsz */
 typedef CUresult (*cuGraphUpload_ptsz_fn)(CUgraphExec a0, CUstream a1);
-static CUresult cuGraphUpload_ptsz_resolve(CUgraphExec a0, CUstream a1);
-static _Atomic(cuGraphUpload_ptsz_fn) cuGraphUpload_ptsz_slot = cuGraphUpload_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuGraphUpload_ptsz(CUgraphExec a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuGraphUpload_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphUpload_ptsz_unavailable(CUgraphExec a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphUpload_ptsz]);
+}
+static CUresult cuGraphUpload_ptsz_resolve(CUgraphExec a0, CUstream a1);
+static _Atomic(cuGraphUpload_ptsz_fn) cuGraphUpload_ptsz_slot = cuGraphUpload_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuGraphUpload_ptsz(CUgraphExec a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuGraphUpload_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphUpload_ptsz_resolve(CUgraphExec a0, CUstream a1)
 {
@@ -6896,12 +6929,6 @@ static CUresult cuGraphUpload_ptsz_resolve(CUgraphExec a0, CUstream a1)
 
 /* cuGraphicsEGLRegisterImage */
 typedef CUresult (*cuGraphicsEGLRegisterImage_fn)(CUgraphicsResource *a0, EGLImageKHR a1, unsigned int a2);
-static CUresult cuGraphicsEGLRegisterImage_resolve(CUgraphicsResource *a0, EGLImageKHR a1, unsigned int a2);
-static _Atomic(cuGraphicsEGLRegisterImage_fn) cuGraphicsEGLRegisterImage_slot = cuGraphicsEGLRegisterImage_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsEGLRegisterImage(CUgraphicsResource *a0, EGLImageKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuGraphicsEGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsEGLRegisterImage_unavailable(CUgraphicsResource *a0, EGLImageKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -6909,6 +6936,12 @@ static CUresult cuGraphicsEGLRegisterImage_unavailable(CUgraphicsResource *a0, E
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsEGLRegisterImage]);
+}
+static CUresult cuGraphicsEGLRegisterImage_resolve(CUgraphicsResource *a0, EGLImageKHR a1, unsigned int a2);
+static _Atomic(cuGraphicsEGLRegisterImage_fn) cuGraphicsEGLRegisterImage_slot = cuGraphicsEGLRegisterImage_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsEGLRegisterImage(CUgraphicsResource *a0, EGLImageKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuGraphicsEGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsEGLRegisterImage_resolve(CUgraphicsResource *a0, EGLImageKHR a1, unsigned int a2)
 {
@@ -6923,12 +6956,6 @@ static CUresult cuGraphicsEGLRegisterImage_resolve(CUgraphicsResource *a0, EGLIm
 
 /* cuGraphicsGLRegisterBuffer */
 typedef CUresult (*cuGraphicsGLRegisterBuffer_fn)(CUgraphicsResource *a0, GLuint a1, unsigned int a2);
-static CUresult cuGraphicsGLRegisterBuffer_resolve(CUgraphicsResource *a0, GLuint a1, unsigned int a2);
-static _Atomic(cuGraphicsGLRegisterBuffer_fn) cuGraphicsGLRegisterBuffer_slot = cuGraphicsGLRegisterBuffer_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsGLRegisterBuffer(CUgraphicsResource *a0, GLuint a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuGraphicsGLRegisterBuffer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsGLRegisterBuffer_unavailable(CUgraphicsResource *a0, GLuint a1, unsigned int a2)
 {
 	(void)a0;
@@ -6936,6 +6963,12 @@ static CUresult cuGraphicsGLRegisterBuffer_unavailable(CUgraphicsResource *a0, G
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsGLRegisterBuffer]);
+}
+static CUresult cuGraphicsGLRegisterBuffer_resolve(CUgraphicsResource *a0, GLuint a1, unsigned int a2);
+static _Atomic(cuGraphicsGLRegisterBuffer_fn) cuGraphicsGLRegisterBuffer_slot = cuGraphicsGLRegisterBuffer_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsGLRegisterBuffer(CUgraphicsResource *a0, GLuint a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuGraphicsGLRegisterBuffer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsGLRegisterBuffer_resolve(CUgraphicsResource *a0, GLuint a1, unsigned int a2)
 {
@@ -6950,12 +6983,6 @@ static CUresult cuGraphicsGLRegisterBuffer_resolve(CUgraphicsResource *a0, GLuin
 
 /* cuGraphicsGLRegisterImage */
 typedef CUresult (*cuGraphicsGLRegisterImage_fn)(CUgraphicsResource *a0, GLuint a1, GLenum a2, unsigned int a3);
-static CUresult cuGraphicsGLRegisterImage_resolve(CUgraphicsResource *a0, GLuint a1, GLenum a2, unsigned int a3);
-static _Atomic(cuGraphicsGLRegisterImage_fn) cuGraphicsGLRegisterImage_slot = cuGraphicsGLRegisterImage_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsGLRegisterImage(CUgraphicsResource *a0, GLuint a1, GLenum a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuGraphicsGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphicsGLRegisterImage_unavailable(CUgraphicsResource *a0, GLuint a1, GLenum a2, unsigned int a3)
 {
 	(void)a0;
@@ -6964,6 +6991,12 @@ static CUresult cuGraphicsGLRegisterImage_unavailable(CUgraphicsResource *a0, GL
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsGLRegisterImage]);
+}
+static CUresult cuGraphicsGLRegisterImage_resolve(CUgraphicsResource *a0, GLuint a1, GLenum a2, unsigned int a3);
+static _Atomic(cuGraphicsGLRegisterImage_fn) cuGraphicsGLRegisterImage_slot = cuGraphicsGLRegisterImage_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsGLRegisterImage(CUgraphicsResource *a0, GLuint a1, GLenum a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuGraphicsGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphicsGLRegisterImage_resolve(CUgraphicsResource *a0, GLuint a1, GLenum a2, unsigned int a3)
 {
@@ -6978,12 +7011,6 @@ static CUresult cuGraphicsGLRegisterImage_resolve(CUgraphicsResource *a0, GLuint
 
 /* cuGraphicsMapResources */
 typedef CUresult (*cuGraphicsMapResources_fn)(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static CUresult cuGraphicsMapResources_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static _Atomic(cuGraphicsMapResources_fn) cuGraphicsMapResources_slot = cuGraphicsMapResources_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsMapResources(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuGraphicsMapResources_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsMapResources_unavailable(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
 	(void)a0;
@@ -6991,6 +7018,12 @@ static CUresult cuGraphicsMapResources_unavailable(unsigned int a0, CUgraphicsRe
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsMapResources]);
+}
+static CUresult cuGraphicsMapResources_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
+static _Atomic(cuGraphicsMapResources_fn) cuGraphicsMapResources_slot = cuGraphicsMapResources_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsMapResources(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuGraphicsMapResources_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsMapResources_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
@@ -7005,12 +7038,6 @@ static CUresult cuGraphicsMapResources_resolve(unsigned int a0, CUgraphicsResour
 
 /* cuGraphicsMapResources_ptsz */
 typedef CUresult (*cuGraphicsMapResources_ptsz_fn)(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static CUresult cuGraphicsMapResources_ptsz_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static _Atomic(cuGraphicsMapResources_ptsz_fn) cuGraphicsMapResources_ptsz_slot = cuGraphicsMapResources_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsMapResources_ptsz(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuGraphicsMapResources_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsMapResources_ptsz_unavailable(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
 	(void)a0;
@@ -7018,6 +7045,12 @@ static CUresult cuGraphicsMapResources_ptsz_unavailable(unsigned int a0, CUgraph
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsMapResources_ptsz]);
+}
+static CUresult cuGraphicsMapResources_ptsz_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
+static _Atomic(cuGraphicsMapResources_ptsz_fn) cuGraphicsMapResources_ptsz_slot = cuGraphicsMapResources_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsMapResources_ptsz(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuGraphicsMapResources_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsMapResources_ptsz_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
@@ -7032,12 +7065,6 @@ static CUresult cuGraphicsMapResources_ptsz_resolve(unsigned int a0, CUgraphicsR
 
 /* cuGraphicsResourceGetMappedEglFrame */
 typedef CUresult (*cuGraphicsResourceGetMappedEglFrame_fn)(CUeglFrame *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3);
-static CUresult cuGraphicsResourceGetMappedEglFrame_resolve(CUeglFrame *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3);
-static _Atomic(cuGraphicsResourceGetMappedEglFrame_fn) cuGraphicsResourceGetMappedEglFrame_slot = cuGraphicsResourceGetMappedEglFrame_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedEglFrame(CUeglFrame *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuGraphicsResourceGetMappedEglFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphicsResourceGetMappedEglFrame_unavailable(CUeglFrame *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -7046,6 +7073,12 @@ static CUresult cuGraphicsResourceGetMappedEglFrame_unavailable(CUeglFrame *a0, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsResourceGetMappedEglFrame]);
+}
+static CUresult cuGraphicsResourceGetMappedEglFrame_resolve(CUeglFrame *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3);
+static _Atomic(cuGraphicsResourceGetMappedEglFrame_fn) cuGraphicsResourceGetMappedEglFrame_slot = cuGraphicsResourceGetMappedEglFrame_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedEglFrame(CUeglFrame *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuGraphicsResourceGetMappedEglFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphicsResourceGetMappedEglFrame_resolve(CUeglFrame *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
 {
@@ -7060,18 +7093,18 @@ static CUresult cuGraphicsResourceGetMappedEglFrame_resolve(CUeglFrame *a0, CUgr
 
 /* cuGraphicsResourceGetMappedMipmappedArray */
 typedef CUresult (*cuGraphicsResourceGetMappedMipmappedArray_fn)(CUmipmappedArray *a0, CUgraphicsResource a1);
-static CUresult cuGraphicsResourceGetMappedMipmappedArray_resolve(CUmipmappedArray *a0, CUgraphicsResource a1);
-static _Atomic(cuGraphicsResourceGetMappedMipmappedArray_fn) cuGraphicsResourceGetMappedMipmappedArray_slot = cuGraphicsResourceGetMappedMipmappedArray_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *a0, CUgraphicsResource a1)
-{
-	return atomic_load_explicit(&cuGraphicsResourceGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphicsResourceGetMappedMipmappedArray_unavailable(CUmipmappedArray *a0, CUgraphicsResource a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsResourceGetMappedMipmappedArray]);
+}
+static CUresult cuGraphicsResourceGetMappedMipmappedArray_resolve(CUmipmappedArray *a0, CUgraphicsResource a1);
+static _Atomic(cuGraphicsResourceGetMappedMipmappedArray_fn) cuGraphicsResourceGetMappedMipmappedArray_slot = cuGraphicsResourceGetMappedMipmappedArray_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *a0, CUgraphicsResource a1)
+{
+	return atomic_load_explicit(&cuGraphicsResourceGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphicsResourceGetMappedMipmappedArray_resolve(CUmipmappedArray *a0, CUgraphicsResource a1)
 {
@@ -7086,12 +7119,6 @@ static CUresult cuGraphicsResourceGetMappedMipmappedArray_resolve(CUmipmappedArr
 
 /* cuGraphicsResourceGetMappedPointer */
 typedef CUresult (*cuGraphicsResourceGetMappedPointer_fn)(CUdeviceptr_v1 *a0, unsigned int *a1, CUgraphicsResource a2);
-static CUresult cuGraphicsResourceGetMappedPointer_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUgraphicsResource a2);
-static _Atomic(cuGraphicsResourceGetMappedPointer_fn) cuGraphicsResourceGetMappedPointer_slot = cuGraphicsResourceGetMappedPointer_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedPointer(CUdeviceptr_v1 *a0, unsigned int *a1, CUgraphicsResource a2)
-{
-	return atomic_load_explicit(&cuGraphicsResourceGetMappedPointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsResourceGetMappedPointer_unavailable(CUdeviceptr_v1 *a0, unsigned int *a1, CUgraphicsResource a2)
 {
 	(void)a0;
@@ -7099,6 +7126,12 @@ static CUresult cuGraphicsResourceGetMappedPointer_unavailable(CUdeviceptr_v1 *a
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsResourceGetMappedPointer]);
+}
+static CUresult cuGraphicsResourceGetMappedPointer_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUgraphicsResource a2);
+static _Atomic(cuGraphicsResourceGetMappedPointer_fn) cuGraphicsResourceGetMappedPointer_slot = cuGraphicsResourceGetMappedPointer_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedPointer(CUdeviceptr_v1 *a0, unsigned int *a1, CUgraphicsResource a2)
+{
+	return atomic_load_explicit(&cuGraphicsResourceGetMappedPointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsResourceGetMappedPointer_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUgraphicsResource a2)
 {
@@ -7113,12 +7146,6 @@ static CUresult cuGraphicsResourceGetMappedPointer_resolve(CUdeviceptr_v1 *a0, u
 
 /* cuGraphicsResourceGetMappedPointer_v2 */
 typedef CUresult (*cuGraphicsResourceGetMappedPointer_v2_fn)(CUdeviceptr *a0, size_t *a1, CUgraphicsResource a2);
-static CUresult cuGraphicsResourceGetMappedPointer_v2_resolve(CUdeviceptr *a0, size_t *a1, CUgraphicsResource a2);
-static _Atomic(cuGraphicsResourceGetMappedPointer_v2_fn) cuGraphicsResourceGetMappedPointer_v2_slot = cuGraphicsResourceGetMappedPointer_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *a0, size_t *a1, CUgraphicsResource a2)
-{
-	return atomic_load_explicit(&cuGraphicsResourceGetMappedPointer_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsResourceGetMappedPointer_v2_unavailable(CUdeviceptr *a0, size_t *a1, CUgraphicsResource a2)
 {
 	(void)a0;
@@ -7126,6 +7153,12 @@ static CUresult cuGraphicsResourceGetMappedPointer_v2_unavailable(CUdeviceptr *a
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsResourceGetMappedPointer_v2]);
+}
+static CUresult cuGraphicsResourceGetMappedPointer_v2_resolve(CUdeviceptr *a0, size_t *a1, CUgraphicsResource a2);
+static _Atomic(cuGraphicsResourceGetMappedPointer_v2_fn) cuGraphicsResourceGetMappedPointer_v2_slot = cuGraphicsResourceGetMappedPointer_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *a0, size_t *a1, CUgraphicsResource a2)
+{
+	return atomic_load_explicit(&cuGraphicsResourceGetMappedPointer_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsResourceGetMappedPointer_v2_resolve(CUdeviceptr *a0, size_t *a1, CUgraphicsResource a2)
 {
@@ -7140,18 +7173,18 @@ static CUresult cuGraphicsResourceGetMappedPointer_v2_resolve(CUdeviceptr *a0, s
 
 /* cuGraphicsResourceSetMapFlags */
 typedef CUresult (*cuGraphicsResourceSetMapFlags_fn)(CUgraphicsResource a0, unsigned int a1);
-static CUresult cuGraphicsResourceSetMapFlags_resolve(CUgraphicsResource a0, unsigned int a1);
-static _Atomic(cuGraphicsResourceSetMapFlags_fn) cuGraphicsResourceSetMapFlags_slot = cuGraphicsResourceSetMapFlags_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsResourceSetMapFlags(CUgraphicsResource a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuGraphicsResourceSetMapFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphicsResourceSetMapFlags_unavailable(CUgraphicsResource a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsResourceSetMapFlags]);
+}
+static CUresult cuGraphicsResourceSetMapFlags_resolve(CUgraphicsResource a0, unsigned int a1);
+static _Atomic(cuGraphicsResourceSetMapFlags_fn) cuGraphicsResourceSetMapFlags_slot = cuGraphicsResourceSetMapFlags_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsResourceSetMapFlags(CUgraphicsResource a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuGraphicsResourceSetMapFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphicsResourceSetMapFlags_resolve(CUgraphicsResource a0, unsigned int a1)
 {
@@ -7166,18 +7199,18 @@ static CUresult cuGraphicsResourceSetMapFlags_resolve(CUgraphicsResource a0, uns
 
 /* cuGraphicsResourceSetMapFlags_v2 */
 typedef CUresult (*cuGraphicsResourceSetMapFlags_v2_fn)(CUgraphicsResource a0, unsigned int a1);
-static CUresult cuGraphicsResourceSetMapFlags_v2_resolve(CUgraphicsResource a0, unsigned int a1);
-static _Atomic(cuGraphicsResourceSetMapFlags_v2_fn) cuGraphicsResourceSetMapFlags_v2_slot = cuGraphicsResourceSetMapFlags_v2_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuGraphicsResourceSetMapFlags_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGraphicsResourceSetMapFlags_v2_unavailable(CUgraphicsResource a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsResourceSetMapFlags_v2]);
+}
+static CUresult cuGraphicsResourceSetMapFlags_v2_resolve(CUgraphicsResource a0, unsigned int a1);
+static _Atomic(cuGraphicsResourceSetMapFlags_v2_fn) cuGraphicsResourceSetMapFlags_v2_slot = cuGraphicsResourceSetMapFlags_v2_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuGraphicsResourceSetMapFlags_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGraphicsResourceSetMapFlags_v2_resolve(CUgraphicsResource a0, unsigned int a1)
 {
@@ -7192,12 +7225,6 @@ static CUresult cuGraphicsResourceSetMapFlags_v2_resolve(CUgraphicsResource a0, 
 
 /* cuGraphicsSubResourceGetMappedArray */
 typedef CUresult (*cuGraphicsSubResourceGetMappedArray_fn)(CUarray *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3);
-static CUresult cuGraphicsSubResourceGetMappedArray_resolve(CUarray *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3);
-static _Atomic(cuGraphicsSubResourceGetMappedArray_fn) cuGraphicsSubResourceGetMappedArray_slot = cuGraphicsSubResourceGetMappedArray_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsSubResourceGetMappedArray(CUarray *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuGraphicsSubResourceGetMappedArray_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGraphicsSubResourceGetMappedArray_unavailable(CUarray *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -7206,6 +7233,12 @@ static CUresult cuGraphicsSubResourceGetMappedArray_unavailable(CUarray *a0, CUg
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsSubResourceGetMappedArray]);
+}
+static CUresult cuGraphicsSubResourceGetMappedArray_resolve(CUarray *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3);
+static _Atomic(cuGraphicsSubResourceGetMappedArray_fn) cuGraphicsSubResourceGetMappedArray_slot = cuGraphicsSubResourceGetMappedArray_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsSubResourceGetMappedArray(CUarray *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuGraphicsSubResourceGetMappedArray_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGraphicsSubResourceGetMappedArray_resolve(CUarray *a0, CUgraphicsResource a1, unsigned int a2, unsigned int a3)
 {
@@ -7220,12 +7253,6 @@ static CUresult cuGraphicsSubResourceGetMappedArray_resolve(CUarray *a0, CUgraph
 
 /* cuGraphicsUnmapResources */
 typedef CUresult (*cuGraphicsUnmapResources_fn)(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static CUresult cuGraphicsUnmapResources_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static _Atomic(cuGraphicsUnmapResources_fn) cuGraphicsUnmapResources_slot = cuGraphicsUnmapResources_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsUnmapResources(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuGraphicsUnmapResources_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsUnmapResources_unavailable(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
 	(void)a0;
@@ -7233,6 +7260,12 @@ static CUresult cuGraphicsUnmapResources_unavailable(unsigned int a0, CUgraphics
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsUnmapResources]);
+}
+static CUresult cuGraphicsUnmapResources_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
+static _Atomic(cuGraphicsUnmapResources_fn) cuGraphicsUnmapResources_slot = cuGraphicsUnmapResources_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsUnmapResources(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuGraphicsUnmapResources_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsUnmapResources_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
@@ -7247,12 +7280,6 @@ static CUresult cuGraphicsUnmapResources_resolve(unsigned int a0, CUgraphicsReso
 
 /* cuGraphicsUnmapResources_ptsz */
 typedef CUresult (*cuGraphicsUnmapResources_ptsz_fn)(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static CUresult cuGraphicsUnmapResources_ptsz_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
-static _Atomic(cuGraphicsUnmapResources_ptsz_fn) cuGraphicsUnmapResources_ptsz_slot = cuGraphicsUnmapResources_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsUnmapResources_ptsz(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuGraphicsUnmapResources_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsUnmapResources_ptsz_unavailable(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
 	(void)a0;
@@ -7260,6 +7287,12 @@ static CUresult cuGraphicsUnmapResources_ptsz_unavailable(unsigned int a0, CUgra
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsUnmapResources_ptsz]);
+}
+static CUresult cuGraphicsUnmapResources_ptsz_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2);
+static _Atomic(cuGraphicsUnmapResources_ptsz_fn) cuGraphicsUnmapResources_ptsz_slot = cuGraphicsUnmapResources_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsUnmapResources_ptsz(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuGraphicsUnmapResources_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsUnmapResources_ptsz_resolve(unsigned int a0, CUgraphicsResource *a1, CUstream a2)
 {
@@ -7274,17 +7307,17 @@ static CUresult cuGraphicsUnmapResources_ptsz_resolve(unsigned int a0, CUgraphic
 
 /* cuGraphicsUnregisterResource */
 typedef CUresult (*cuGraphicsUnregisterResource_fn)(CUgraphicsResource a0);
-static CUresult cuGraphicsUnregisterResource_resolve(CUgraphicsResource a0);
-static _Atomic(cuGraphicsUnregisterResource_fn) cuGraphicsUnregisterResource_slot = cuGraphicsUnregisterResource_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsUnregisterResource(CUgraphicsResource a0)
-{
-	return atomic_load_explicit(&cuGraphicsUnregisterResource_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGraphicsUnregisterResource_unavailable(CUgraphicsResource a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsUnregisterResource]);
+}
+static CUresult cuGraphicsUnregisterResource_resolve(CUgraphicsResource a0);
+static _Atomic(cuGraphicsUnregisterResource_fn) cuGraphicsUnregisterResource_slot = cuGraphicsUnregisterResource_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsUnregisterResource(CUgraphicsResource a0)
+{
+	return atomic_load_explicit(&cuGraphicsUnregisterResource_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGraphicsUnregisterResource_resolve(CUgraphicsResource a0)
 {
@@ -7299,12 +7332,6 @@ static CUresult cuGraphicsUnregisterResource_resolve(CUgraphicsResource a0)
 
 /* cuGraphicsVDPAURegisterOutputSurface */
 typedef CUresult (*cuGraphicsVDPAURegisterOutputSurface_fn)(CUgraphicsResource *a0, VdpOutputSurface a1, unsigned int a2);
-static CUresult cuGraphicsVDPAURegisterOutputSurface_resolve(CUgraphicsResource *a0, VdpOutputSurface a1, unsigned int a2);
-static _Atomic(cuGraphicsVDPAURegisterOutputSurface_fn) cuGraphicsVDPAURegisterOutputSurface_slot = cuGraphicsVDPAURegisterOutputSurface_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *a0, VdpOutputSurface a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuGraphicsVDPAURegisterOutputSurface_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsVDPAURegisterOutputSurface_unavailable(CUgraphicsResource *a0, VdpOutputSurface a1, unsigned int a2)
 {
 	(void)a0;
@@ -7312,6 +7339,12 @@ static CUresult cuGraphicsVDPAURegisterOutputSurface_unavailable(CUgraphicsResou
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsVDPAURegisterOutputSurface]);
+}
+static CUresult cuGraphicsVDPAURegisterOutputSurface_resolve(CUgraphicsResource *a0, VdpOutputSurface a1, unsigned int a2);
+static _Atomic(cuGraphicsVDPAURegisterOutputSurface_fn) cuGraphicsVDPAURegisterOutputSurface_slot = cuGraphicsVDPAURegisterOutputSurface_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsVDPAURegisterOutputSurface(CUgraphicsResource *a0, VdpOutputSurface a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuGraphicsVDPAURegisterOutputSurface_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsVDPAURegisterOutputSurface_resolve(CUgraphicsResource *a0, VdpOutputSurface a1, unsigned int a2)
 {
@@ -7326,12 +7359,6 @@ static CUresult cuGraphicsVDPAURegisterOutputSurface_resolve(CUgraphicsResource 
 
 /* cuGraphicsVDPAURegisterVideoSurface */
 typedef CUresult (*cuGraphicsVDPAURegisterVideoSurface_fn)(CUgraphicsResource *a0, VdpVideoSurface a1, unsigned int a2);
-static CUresult cuGraphicsVDPAURegisterVideoSurface_resolve(CUgraphicsResource *a0, VdpVideoSurface a1, unsigned int a2);
-static _Atomic(cuGraphicsVDPAURegisterVideoSurface_fn) cuGraphicsVDPAURegisterVideoSurface_slot = cuGraphicsVDPAURegisterVideoSurface_resolve;
-CUDASTUB_EXPORT CUresult cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *a0, VdpVideoSurface a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuGraphicsVDPAURegisterVideoSurface_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGraphicsVDPAURegisterVideoSurface_unavailable(CUgraphicsResource *a0, VdpVideoSurface a1, unsigned int a2)
 {
 	(void)a0;
@@ -7339,6 +7366,12 @@ static CUresult cuGraphicsVDPAURegisterVideoSurface_unavailable(CUgraphicsResour
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGraphicsVDPAURegisterVideoSurface]);
+}
+static CUresult cuGraphicsVDPAURegisterVideoSurface_resolve(CUgraphicsResource *a0, VdpVideoSurface a1, unsigned int a2);
+static _Atomic(cuGraphicsVDPAURegisterVideoSurface_fn) cuGraphicsVDPAURegisterVideoSurface_slot = cuGraphicsVDPAURegisterVideoSurface_resolve;
+CUDASTUB_EXPORT CUresult cuGraphicsVDPAURegisterVideoSurface(CUgraphicsResource *a0, VdpVideoSurface a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuGraphicsVDPAURegisterVideoSurface_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGraphicsVDPAURegisterVideoSurface_resolve(CUgraphicsResource *a0, VdpVideoSurface a1, unsigned int a2)
 {
@@ -7353,12 +7386,6 @@ static CUresult cuGraphicsVDPAURegisterVideoSurface_resolve(CUgraphicsResource *
 
 /* cuGreenCtxCreate */
 typedef CUresult (*cuGreenCtxCreate_fn)(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2, unsigned int a3);
-static CUresult cuGreenCtxCreate_resolve(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2, unsigned int a3);
-static _Atomic(cuGreenCtxCreate_fn) cuGreenCtxCreate_slot = cuGreenCtxCreate_resolve;
-CUDASTUB_EXPORT CUresult cuGreenCtxCreate(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuGreenCtxCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuGreenCtxCreate_unavailable(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2, unsigned int a3)
 {
 	(void)a0;
@@ -7367,6 +7394,12 @@ static CUresult cuGreenCtxCreate_unavailable(CUgreenCtx *a0, CUdevResourceDesc a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGreenCtxCreate]);
+}
+static CUresult cuGreenCtxCreate_resolve(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2, unsigned int a3);
+static _Atomic(cuGreenCtxCreate_fn) cuGreenCtxCreate_slot = cuGreenCtxCreate_resolve;
+CUDASTUB_EXPORT CUresult cuGreenCtxCreate(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuGreenCtxCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuGreenCtxCreate_resolve(CUgreenCtx *a0, CUdevResourceDesc a1, CUdevice a2, unsigned int a3)
 {
@@ -7381,17 +7414,17 @@ static CUresult cuGreenCtxCreate_resolve(CUgreenCtx *a0, CUdevResourceDesc a1, C
 
 /* cuGreenCtxDestroy */
 typedef CUresult (*cuGreenCtxDestroy_fn)(CUgreenCtx a0);
-static CUresult cuGreenCtxDestroy_resolve(CUgreenCtx a0);
-static _Atomic(cuGreenCtxDestroy_fn) cuGreenCtxDestroy_slot = cuGreenCtxDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuGreenCtxDestroy(CUgreenCtx a0)
-{
-	return atomic_load_explicit(&cuGreenCtxDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuGreenCtxDestroy_unavailable(CUgreenCtx a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGreenCtxDestroy]);
+}
+static CUresult cuGreenCtxDestroy_resolve(CUgreenCtx a0);
+static _Atomic(cuGreenCtxDestroy_fn) cuGreenCtxDestroy_slot = cuGreenCtxDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuGreenCtxDestroy(CUgreenCtx a0)
+{
+	return atomic_load_explicit(&cuGreenCtxDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuGreenCtxDestroy_resolve(CUgreenCtx a0)
 {
@@ -7406,12 +7439,6 @@ static CUresult cuGreenCtxDestroy_resolve(CUgreenCtx a0)
 
 /* cuGreenCtxGetDevResource */
 typedef CUresult (*cuGreenCtxGetDevResource_fn)(CUgreenCtx a0, CUdevResource *a1, CUdevResourceType a2);
-static CUresult cuGreenCtxGetDevResource_resolve(CUgreenCtx a0, CUdevResource *a1, CUdevResourceType a2);
-static _Atomic(cuGreenCtxGetDevResource_fn) cuGreenCtxGetDevResource_slot = cuGreenCtxGetDevResource_resolve;
-CUDASTUB_EXPORT CUresult cuGreenCtxGetDevResource(CUgreenCtx a0, CUdevResource *a1, CUdevResourceType a2)
-{
-	return atomic_load_explicit(&cuGreenCtxGetDevResource_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuGreenCtxGetDevResource_unavailable(CUgreenCtx a0, CUdevResource *a1, CUdevResourceType a2)
 {
 	(void)a0;
@@ -7419,6 +7446,12 @@ static CUresult cuGreenCtxGetDevResource_unavailable(CUgreenCtx a0, CUdevResourc
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGreenCtxGetDevResource]);
+}
+static CUresult cuGreenCtxGetDevResource_resolve(CUgreenCtx a0, CUdevResource *a1, CUdevResourceType a2);
+static _Atomic(cuGreenCtxGetDevResource_fn) cuGreenCtxGetDevResource_slot = cuGreenCtxGetDevResource_resolve;
+CUDASTUB_EXPORT CUresult cuGreenCtxGetDevResource(CUgreenCtx a0, CUdevResource *a1, CUdevResourceType a2)
+{
+	return atomic_load_explicit(&cuGreenCtxGetDevResource_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuGreenCtxGetDevResource_resolve(CUgreenCtx a0, CUdevResource *a1, CUdevResourceType a2)
 {
@@ -7433,18 +7466,18 @@ static CUresult cuGreenCtxGetDevResource_resolve(CUgreenCtx a0, CUdevResource *a
 
 /* cuGreenCtxRecordEvent */
 typedef CUresult (*cuGreenCtxRecordEvent_fn)(CUgreenCtx a0, CUevent a1);
-static CUresult cuGreenCtxRecordEvent_resolve(CUgreenCtx a0, CUevent a1);
-static _Atomic(cuGreenCtxRecordEvent_fn) cuGreenCtxRecordEvent_slot = cuGreenCtxRecordEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGreenCtxRecordEvent(CUgreenCtx a0, CUevent a1)
-{
-	return atomic_load_explicit(&cuGreenCtxRecordEvent_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGreenCtxRecordEvent_unavailable(CUgreenCtx a0, CUevent a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGreenCtxRecordEvent]);
+}
+static CUresult cuGreenCtxRecordEvent_resolve(CUgreenCtx a0, CUevent a1);
+static _Atomic(cuGreenCtxRecordEvent_fn) cuGreenCtxRecordEvent_slot = cuGreenCtxRecordEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGreenCtxRecordEvent(CUgreenCtx a0, CUevent a1)
+{
+	return atomic_load_explicit(&cuGreenCtxRecordEvent_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGreenCtxRecordEvent_resolve(CUgreenCtx a0, CUevent a1)
 {
@@ -7459,18 +7492,18 @@ static CUresult cuGreenCtxRecordEvent_resolve(CUgreenCtx a0, CUevent a1)
 
 /* cuGreenCtxWaitEvent */
 typedef CUresult (*cuGreenCtxWaitEvent_fn)(CUgreenCtx a0, CUevent a1);
-static CUresult cuGreenCtxWaitEvent_resolve(CUgreenCtx a0, CUevent a1);
-static _Atomic(cuGreenCtxWaitEvent_fn) cuGreenCtxWaitEvent_slot = cuGreenCtxWaitEvent_resolve;
-CUDASTUB_EXPORT CUresult cuGreenCtxWaitEvent(CUgreenCtx a0, CUevent a1)
-{
-	return atomic_load_explicit(&cuGreenCtxWaitEvent_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuGreenCtxWaitEvent_unavailable(CUgreenCtx a0, CUevent a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuGreenCtxWaitEvent]);
+}
+static CUresult cuGreenCtxWaitEvent_resolve(CUgreenCtx a0, CUevent a1);
+static _Atomic(cuGreenCtxWaitEvent_fn) cuGreenCtxWaitEvent_slot = cuGreenCtxWaitEvent_resolve;
+CUDASTUB_EXPORT CUresult cuGreenCtxWaitEvent(CUgreenCtx a0, CUevent a1)
+{
+	return atomic_load_explicit(&cuGreenCtxWaitEvent_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuGreenCtxWaitEvent_resolve(CUgreenCtx a0, CUevent a1)
 {
@@ -7485,18 +7518,18 @@ static CUresult cuGreenCtxWaitEvent_resolve(CUgreenCtx a0, CUevent a1)
 
 /* cuImportExternalMemory */
 typedef CUresult (*cuImportExternalMemory_fn)(CUexternalMemory *a0, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1);
-static CUresult cuImportExternalMemory_resolve(CUexternalMemory *a0, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1);
-static _Atomic(cuImportExternalMemory_fn) cuImportExternalMemory_slot = cuImportExternalMemory_resolve;
-CUDASTUB_EXPORT CUresult cuImportExternalMemory(CUexternalMemory *a0, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1)
-{
-	return atomic_load_explicit(&cuImportExternalMemory_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuImportExternalMemory_unavailable(CUexternalMemory *a0, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuImportExternalMemory]);
+}
+static CUresult cuImportExternalMemory_resolve(CUexternalMemory *a0, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1);
+static _Atomic(cuImportExternalMemory_fn) cuImportExternalMemory_slot = cuImportExternalMemory_resolve;
+CUDASTUB_EXPORT CUresult cuImportExternalMemory(CUexternalMemory *a0, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1)
+{
+	return atomic_load_explicit(&cuImportExternalMemory_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuImportExternalMemory_resolve(CUexternalMemory *a0, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *a1)
 {
@@ -7511,18 +7544,18 @@ static CUresult cuImportExternalMemory_resolve(CUexternalMemory *a0, const CUDA_
 
 /* cuImportExternalSemaphore */
 typedef CUresult (*cuImportExternalSemaphore_fn)(CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1);
-static CUresult cuImportExternalSemaphore_resolve(CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1);
-static _Atomic(cuImportExternalSemaphore_fn) cuImportExternalSemaphore_slot = cuImportExternalSemaphore_resolve;
-CUDASTUB_EXPORT CUresult cuImportExternalSemaphore(CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1)
-{
-	return atomic_load_explicit(&cuImportExternalSemaphore_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuImportExternalSemaphore_unavailable(CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuImportExternalSemaphore]);
+}
+static CUresult cuImportExternalSemaphore_resolve(CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1);
+static _Atomic(cuImportExternalSemaphore_fn) cuImportExternalSemaphore_slot = cuImportExternalSemaphore_resolve;
+CUDASTUB_EXPORT CUresult cuImportExternalSemaphore(CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1)
+{
+	return atomic_load_explicit(&cuImportExternalSemaphore_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuImportExternalSemaphore_resolve(CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *a1)
 {
@@ -7537,17 +7570,17 @@ static CUresult cuImportExternalSemaphore_resolve(CUexternalSemaphore *a0, const
 
 /* cuInit */
 typedef CUresult (*cuInit_fn)(unsigned int a0);
-static CUresult cuInit_resolve(unsigned int a0);
-static _Atomic(cuInit_fn) cuInit_slot = cuInit_resolve;
-CUDASTUB_EXPORT CUresult cuInit(unsigned int a0)
-{
-	return atomic_load_explicit(&cuInit_slot, memory_order_acquire)(a0);
-}
 static CUresult cuInit_unavailable(unsigned int a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuInit]);
+}
+static CUresult cuInit_resolve(unsigned int a0);
+static _Atomic(cuInit_fn) cuInit_slot = cuInit_resolve;
+CUDASTUB_EXPORT CUresult cuInit(unsigned int a0)
+{
+	return atomic_load_explicit(&cuInit_slot, memory_order_acquire)(a0);
 }
 static CUresult cuInit_resolve(unsigned int a0)
 {
@@ -7562,17 +7595,17 @@ static CUresult cuInit_resolve(unsigned int a0)
 
 /* cuIpcCloseMemHandle */
 typedef CUresult (*cuIpcCloseMemHandle_fn)(CUdeviceptr a0);
-static CUresult cuIpcCloseMemHandle_resolve(CUdeviceptr a0);
-static _Atomic(cuIpcCloseMemHandle_fn) cuIpcCloseMemHandle_slot = cuIpcCloseMemHandle_resolve;
-CUDASTUB_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr a0)
-{
-	return atomic_load_explicit(&cuIpcCloseMemHandle_slot, memory_order_acquire)(a0);
-}
 static CUresult cuIpcCloseMemHandle_unavailable(CUdeviceptr a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuIpcCloseMemHandle]);
+}
+static CUresult cuIpcCloseMemHandle_resolve(CUdeviceptr a0);
+static _Atomic(cuIpcCloseMemHandle_fn) cuIpcCloseMemHandle_slot = cuIpcCloseMemHandle_resolve;
+CUDASTUB_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr a0)
+{
+	return atomic_load_explicit(&cuIpcCloseMemHandle_slot, memory_order_acquire)(a0);
 }
 static CUresult cuIpcCloseMemHandle_resolve(CUdeviceptr a0)
 {
@@ -7587,18 +7620,18 @@ static CUresult cuIpcCloseMemHandle_resolve(CUdeviceptr a0)
 
 /* cuIpcGetEventHandle */
 typedef CUresult (*cuIpcGetEventHandle_fn)(CUipcEventHandle *a0, CUevent a1);
-static CUresult cuIpcGetEventHandle_resolve(CUipcEventHandle *a0, CUevent a1);
-static _Atomic(cuIpcGetEventHandle_fn) cuIpcGetEventHandle_slot = cuIpcGetEventHandle_resolve;
-CUDASTUB_EXPORT CUresult cuIpcGetEventHandle(CUipcEventHandle *a0, CUevent a1)
-{
-	return atomic_load_explicit(&cuIpcGetEventHandle_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuIpcGetEventHandle_unavailable(CUipcEventHandle *a0, CUevent a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuIpcGetEventHandle]);
+}
+static CUresult cuIpcGetEventHandle_resolve(CUipcEventHandle *a0, CUevent a1);
+static _Atomic(cuIpcGetEventHandle_fn) cuIpcGetEventHandle_slot = cuIpcGetEventHandle_resolve;
+CUDASTUB_EXPORT CUresult cuIpcGetEventHandle(CUipcEventHandle *a0, CUevent a1)
+{
+	return atomic_load_explicit(&cuIpcGetEventHandle_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuIpcGetEventHandle_resolve(CUipcEventHandle *a0, CUevent a1)
 {
@@ -7613,18 +7646,18 @@ static CUresult cuIpcGetEventHandle_resolve(CUipcEventHandle *a0, CUevent a1)
 
 /* cuIpcGetMemHandle */
 typedef CUresult (*cuIpcGetMemHandle_fn)(CUipcMemHandle *a0, CUdeviceptr a1);
-static CUresult cuIpcGetMemHandle_resolve(CUipcMemHandle *a0, CUdeviceptr a1);
-static _Atomic(cuIpcGetMemHandle_fn) cuIpcGetMemHandle_slot = cuIpcGetMemHandle_resolve;
-CUDASTUB_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *a0, CUdeviceptr a1)
-{
-	return atomic_load_explicit(&cuIpcGetMemHandle_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuIpcGetMemHandle_unavailable(CUipcMemHandle *a0, CUdeviceptr a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuIpcGetMemHandle]);
+}
+static CUresult cuIpcGetMemHandle_resolve(CUipcMemHandle *a0, CUdeviceptr a1);
+static _Atomic(cuIpcGetMemHandle_fn) cuIpcGetMemHandle_slot = cuIpcGetMemHandle_resolve;
+CUDASTUB_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *a0, CUdeviceptr a1)
+{
+	return atomic_load_explicit(&cuIpcGetMemHandle_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuIpcGetMemHandle_resolve(CUipcMemHandle *a0, CUdeviceptr a1)
 {
@@ -7639,18 +7672,50 @@ static CUresult cuIpcGetMemHandle_resolve(CUipcMemHandle *a0, CUdeviceptr a1)
 
 /* cuIpcOpenEventHandle */
 typedef CUresult (*cuIpcOpenEventHandle_fn)(CUevent *a0, CUipcEventHandle a1);
-static CUresult cuIpcOpenEventHandle_resolve(CUevent *a0, CUipcEventHandle a1);
-static _Atomic(cuIpcOpenEventHandle_fn) cuIpcOpenEventHandle_slot = cuIpcOpenEventHandle_resolve;
-CUDASTUB_EXPORT CUresult cuIpcOpenEventHandle(CUevent *a0, CUipcEventHandle a1)
-{
-	return atomic_load_explicit(&cuIpcOpenEventHandle_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuIpcOpenEventHandle_unavailable(CUevent *a0, CUipcEventHandle a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuIpcOpenEventHandle]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuIpcOpenEventHandle[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuIpcOpenEventHandle = cudastub_cuda_resolve_cuIpcOpenEventHandle;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuIpcOpenEventHandle(void);
+void *cudastub_cuda_bind_cuIpcOpenEventHandle(void)
+{
+	cuIpcOpenEventHandle_fn fn = (cuIpcOpenEventHandle_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuIpcOpenEventHandle]);
+
+	if (!fn)
+		fn = cuIpcOpenEventHandle_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenEventHandle, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuIpcOpenEventHandle\n"
+	"	.type cuIpcOpenEventHandle, @function\n"
+	"cuIpcOpenEventHandle:\n"
+	"	jmp *cudastub_cuda_slot_cuIpcOpenEventHandle(%rip)\n"
+	"	.size cuIpcOpenEventHandle, .-cuIpcOpenEventHandle\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuIpcOpenEventHandle\n"
+	"	.type cudastub_cuda_resolve_cuIpcOpenEventHandle, @function\n"
+	"cudastub_cuda_resolve_cuIpcOpenEventHandle:\n"
+	"	lea cudastub_cuda_bind_cuIpcOpenEventHandle(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuIpcOpenEventHandle, .-cudastub_cuda_resolve_cuIpcOpenEventHandle\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuIpcOpenEventHandle_resolve(CUevent *a0, CUipcEventHandle a1);
+static _Atomic(cuIpcOpenEventHandle_fn) cuIpcOpenEventHandle_slot = cuIpcOpenEventHandle_resolve;
+CUDASTUB_EXPORT CUresult cuIpcOpenEventHandle(CUevent *a0, CUipcEventHandle a1)
+{
+	return atomic_load_explicit(&cuIpcOpenEventHandle_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuIpcOpenEventHandle_resolve(CUevent *a0, CUipcEventHandle a1)
 {
@@ -7662,15 +7727,10 @@ static CUresult cuIpcOpenEventHandle_resolve(CUevent *a0, CUipcEventHandle a1)
 	atomic_store_explicit(&cuIpcOpenEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* cuIpcOpenMemHandle */
 typedef CUresult (*cuIpcOpenMemHandle_fn)(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2);
-static CUresult cuIpcOpenMemHandle_resolve(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2);
-static _Atomic(cuIpcOpenMemHandle_fn) cuIpcOpenMemHandle_slot = cuIpcOpenMemHandle_resolve;
-CUDASTUB_EXPORT CUresult cuIpcOpenMemHandle(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuIpcOpenMemHandle_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuIpcOpenMemHandle_unavailable(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
 {
 	(void)a0;
@@ -7678,6 +7738,44 @@ static CUresult cuIpcOpenMemHandle_unavailable(CUdeviceptr *a0, CUipcMemHandle a
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuIpcOpenMemHandle]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuIpcOpenMemHandle[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuIpcOpenMemHandle = cudastub_cuda_resolve_cuIpcOpenMemHandle;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuIpcOpenMemHandle(void);
+void *cudastub_cuda_bind_cuIpcOpenMemHandle(void)
+{
+	cuIpcOpenMemHandle_fn fn = (cuIpcOpenMemHandle_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuIpcOpenMemHandle]);
+
+	if (!fn)
+		fn = cuIpcOpenMemHandle_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenMemHandle, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuIpcOpenMemHandle\n"
+	"	.type cuIpcOpenMemHandle, @function\n"
+	"cuIpcOpenMemHandle:\n"
+	"	jmp *cudastub_cuda_slot_cuIpcOpenMemHandle(%rip)\n"
+	"	.size cuIpcOpenMemHandle, .-cuIpcOpenMemHandle\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuIpcOpenMemHandle\n"
+	"	.type cudastub_cuda_resolve_cuIpcOpenMemHandle, @function\n"
+	"cudastub_cuda_resolve_cuIpcOpenMemHandle:\n"
+	"	lea cudastub_cuda_bind_cuIpcOpenMemHandle(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuIpcOpenMemHandle, .-cudastub_cuda_resolve_cuIpcOpenMemHandle\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuIpcOpenMemHandle_resolve(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2);
+static _Atomic(cuIpcOpenMemHandle_fn) cuIpcOpenMemHandle_slot = cuIpcOpenMemHandle_resolve;
+CUDASTUB_EXPORT CUresult cuIpcOpenMemHandle(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuIpcOpenMemHandle_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuIpcOpenMemHandle_resolve(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
 {
@@ -7689,15 +7787,10 @@ static CUresult cuIpcOpenMemHandle_resolve(CUdeviceptr *a0, CUipcMemHandle a1, u
 	atomic_store_explicit(&cuIpcOpenMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuIpcOpenMemHandle_v2 */
 typedef CUresult (*cuIpcOpenMemHandle_v2_fn)(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2);
-static CUresult cuIpcOpenMemHandle_v2_resolve(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2);
-static _Atomic(cuIpcOpenMemHandle_v2_fn) cuIpcOpenMemHandle_v2_slot = cuIpcOpenMemHandle_v2_resolve;
-CUDASTUB_EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuIpcOpenMemHandle_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuIpcOpenMemHandle_v2_unavailable(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
 {
 	(void)a0;
@@ -7705,6 +7798,44 @@ static CUresult cuIpcOpenMemHandle_v2_unavailable(CUdeviceptr *a0, CUipcMemHandl
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuIpcOpenMemHandle_v2]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuIpcOpenMemHandle_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuIpcOpenMemHandle_v2 = cudastub_cuda_resolve_cuIpcOpenMemHandle_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuIpcOpenMemHandle_v2(void);
+void *cudastub_cuda_bind_cuIpcOpenMemHandle_v2(void)
+{
+	cuIpcOpenMemHandle_v2_fn fn = (cuIpcOpenMemHandle_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuIpcOpenMemHandle_v2]);
+
+	if (!fn)
+		fn = cuIpcOpenMemHandle_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenMemHandle_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuIpcOpenMemHandle_v2\n"
+	"	.type cuIpcOpenMemHandle_v2, @function\n"
+	"cuIpcOpenMemHandle_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuIpcOpenMemHandle_v2(%rip)\n"
+	"	.size cuIpcOpenMemHandle_v2, .-cuIpcOpenMemHandle_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuIpcOpenMemHandle_v2\n"
+	"	.type cudastub_cuda_resolve_cuIpcOpenMemHandle_v2, @function\n"
+	"cudastub_cuda_resolve_cuIpcOpenMemHandle_v2:\n"
+	"	lea cudastub_cuda_bind_cuIpcOpenMemHandle_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuIpcOpenMemHandle_v2, .-cudastub_cuda_resolve_cuIpcOpenMemHandle_v2\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuIpcOpenMemHandle_v2_resolve(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2);
+static _Atomic(cuIpcOpenMemHandle_v2_fn) cuIpcOpenMemHandle_v2_slot = cuIpcOpenMemHandle_v2_resolve;
+CUDASTUB_EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuIpcOpenMemHandle_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuIpcOpenMemHandle_v2_resolve(CUdeviceptr *a0, CUipcMemHandle a1, unsigned int a2)
 {
@@ -7716,15 +7847,10 @@ static CUresult cuIpcOpenMemHandle_v2_resolve(CUdeviceptr *a0, CUipcMemHandle a1
 	atomic_store_explicit(&cuIpcOpenMemHandle_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuKernelGetAttribute */
 typedef CUresult (*cuKernelGetAttribute_fn)(int *a0, CUfunction_attribute a1, CUkernel a2, CUdevice a3);
-static CUresult cuKernelGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUkernel a2, CUdevice a3);
-static _Atomic(cuKernelGetAttribute_fn) cuKernelGetAttribute_slot = cuKernelGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuKernelGetAttribute(int *a0, CUfunction_attribute a1, CUkernel a2, CUdevice a3)
-{
-	return atomic_load_explicit(&cuKernelGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuKernelGetAttribute_unavailable(int *a0, CUfunction_attribute a1, CUkernel a2, CUdevice a3)
 {
 	(void)a0;
@@ -7733,6 +7859,12 @@ static CUresult cuKernelGetAttribute_unavailable(int *a0, CUfunction_attribute a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuKernelGetAttribute]);
+}
+static CUresult cuKernelGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUkernel a2, CUdevice a3);
+static _Atomic(cuKernelGetAttribute_fn) cuKernelGetAttribute_slot = cuKernelGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuKernelGetAttribute(int *a0, CUfunction_attribute a1, CUkernel a2, CUdevice a3)
+{
+	return atomic_load_explicit(&cuKernelGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuKernelGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUkernel a2, CUdevice a3)
 {
@@ -7747,18 +7879,18 @@ static CUresult cuKernelGetAttribute_resolve(int *a0, CUfunction_attribute a1, C
 
 /* cuKernelGetFunction */
 typedef CUresult (*cuKernelGetFunction_fn)(CUfunction *a0, CUkernel a1);
-static CUresult cuKernelGetFunction_resolve(CUfunction *a0, CUkernel a1);
-static _Atomic(cuKernelGetFunction_fn) cuKernelGetFunction_slot = cuKernelGetFunction_resolve;
-CUDASTUB_EXPORT CUresult cuKernelGetFunction(CUfunction *a0, CUkernel a1)
-{
-	return atomic_load_explicit(&cuKernelGetFunction_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuKernelGetFunction_unavailable(CUfunction *a0, CUkernel a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuKernelGetFunction]);
+}
+static CUresult cuKernelGetFunction_resolve(CUfunction *a0, CUkernel a1);
+static _Atomic(cuKernelGetFunction_fn) cuKernelGetFunction_slot = cuKernelGetFunction_resolve;
+CUDASTUB_EXPORT CUresult cuKernelGetFunction(CUfunction *a0, CUkernel a1)
+{
+	return atomic_load_explicit(&cuKernelGetFunction_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuKernelGetFunction_resolve(CUfunction *a0, CUkernel a1)
 {
@@ -7773,18 +7905,18 @@ static CUresult cuKernelGetFunction_resolve(CUfunction *a0, CUkernel a1)
 
 /* cuKernelGetName */
 typedef CUresult (*cuKernelGetName_fn)(const char **a0, CUkernel a1);
-static CUresult cuKernelGetName_resolve(const char **a0, CUkernel a1);
-static _Atomic(cuKernelGetName_fn) cuKernelGetName_slot = cuKernelGetName_resolve;
-CUDASTUB_EXPORT CUresult cuKernelGetName(const char **a0, CUkernel a1)
-{
-	return atomic_load_explicit(&cuKernelGetName_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuKernelGetName_unavailable(const char **a0, CUkernel a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuKernelGetName]);
+}
+static CUresult cuKernelGetName_resolve(const char **a0, CUkernel a1);
+static _Atomic(cuKernelGetName_fn) cuKernelGetName_slot = cuKernelGetName_resolve;
+CUDASTUB_EXPORT CUresult cuKernelGetName(const char **a0, CUkernel a1)
+{
+	return atomic_load_explicit(&cuKernelGetName_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuKernelGetName_resolve(const char **a0, CUkernel a1)
 {
@@ -7799,12 +7931,6 @@ static CUresult cuKernelGetName_resolve(const char **a0, CUkernel a1)
 
 /* cuKernelGetParamInfo */
 typedef CUresult (*cuKernelGetParamInfo_fn)(CUkernel a0, size_t a1, size_t *a2, size_t *a3);
-static CUresult cuKernelGetParamInfo_resolve(CUkernel a0, size_t a1, size_t *a2, size_t *a3);
-static _Atomic(cuKernelGetParamInfo_fn) cuKernelGetParamInfo_slot = cuKernelGetParamInfo_resolve;
-CUDASTUB_EXPORT CUresult cuKernelGetParamInfo(CUkernel a0, size_t a1, size_t *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cuKernelGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuKernelGetParamInfo_unavailable(CUkernel a0, size_t a1, size_t *a2, size_t *a3)
 {
 	(void)a0;
@@ -7813,6 +7939,12 @@ static CUresult cuKernelGetParamInfo_unavailable(CUkernel a0, size_t a1, size_t 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuKernelGetParamInfo]);
+}
+static CUresult cuKernelGetParamInfo_resolve(CUkernel a0, size_t a1, size_t *a2, size_t *a3);
+static _Atomic(cuKernelGetParamInfo_fn) cuKernelGetParamInfo_slot = cuKernelGetParamInfo_resolve;
+CUDASTUB_EXPORT CUresult cuKernelGetParamInfo(CUkernel a0, size_t a1, size_t *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cuKernelGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuKernelGetParamInfo_resolve(CUkernel a0, size_t a1, size_t *a2, size_t *a3)
 {
@@ -7827,12 +7959,6 @@ static CUresult cuKernelGetParamInfo_resolve(CUkernel a0, size_t a1, size_t *a2,
 
 /* cuKernelSetAttribute */
 typedef CUresult (*cuKernelSetAttribute_fn)(CUfunction_attribute a0, int a1, CUkernel a2, CUdevice a3);
-static CUresult cuKernelSetAttribute_resolve(CUfunction_attribute a0, int a1, CUkernel a2, CUdevice a3);
-static _Atomic(cuKernelSetAttribute_fn) cuKernelSetAttribute_slot = cuKernelSetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuKernelSetAttribute(CUfunction_attribute a0, int a1, CUkernel a2, CUdevice a3)
-{
-	return atomic_load_explicit(&cuKernelSetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuKernelSetAttribute_unavailable(CUfunction_attribute a0, int a1, CUkernel a2, CUdevice a3)
 {
 	(void)a0;
@@ -7841,6 +7967,12 @@ static CUresult cuKernelSetAttribute_unavailable(CUfunction_attribute a0, int a1
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuKernelSetAttribute]);
+}
+static CUresult cuKernelSetAttribute_resolve(CUfunction_attribute a0, int a1, CUkernel a2, CUdevice a3);
+static _Atomic(cuKernelSetAttribute_fn) cuKernelSetAttribute_slot = cuKernelSetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuKernelSetAttribute(CUfunction_attribute a0, int a1, CUkernel a2, CUdevice a3)
+{
+	return atomic_load_explicit(&cuKernelSetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuKernelSetAttribute_resolve(CUfunction_attribute a0, int a1, CUkernel a2, CUdevice a3)
 {
@@ -7855,12 +7987,6 @@ static CUresult cuKernelSetAttribute_resolve(CUfunction_attribute a0, int a1, CU
 
 /* cuKernelSetCacheConfig */
 typedef CUresult (*cuKernelSetCacheConfig_fn)(CUkernel a0, CUfunc_cache a1, CUdevice a2);
-static CUresult cuKernelSetCacheConfig_resolve(CUkernel a0, CUfunc_cache a1, CUdevice a2);
-static _Atomic(cuKernelSetCacheConfig_fn) cuKernelSetCacheConfig_slot = cuKernelSetCacheConfig_resolve;
-CUDASTUB_EXPORT CUresult cuKernelSetCacheConfig(CUkernel a0, CUfunc_cache a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuKernelSetCacheConfig_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuKernelSetCacheConfig_unavailable(CUkernel a0, CUfunc_cache a1, CUdevice a2)
 {
 	(void)a0;
@@ -7868,6 +7994,12 @@ static CUresult cuKernelSetCacheConfig_unavailable(CUkernel a0, CUfunc_cache a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuKernelSetCacheConfig]);
+}
+static CUresult cuKernelSetCacheConfig_resolve(CUkernel a0, CUfunc_cache a1, CUdevice a2);
+static _Atomic(cuKernelSetCacheConfig_fn) cuKernelSetCacheConfig_slot = cuKernelSetCacheConfig_resolve;
+CUDASTUB_EXPORT CUresult cuKernelSetCacheConfig(CUkernel a0, CUfunc_cache a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuKernelSetCacheConfig_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuKernelSetCacheConfig_resolve(CUkernel a0, CUfunc_cache a1, CUdevice a2)
 {
@@ -7882,17 +8014,17 @@ static CUresult cuKernelSetCacheConfig_resolve(CUkernel a0, CUfunc_cache a1, CUd
 
 /* cuLaunch */
 typedef CUresult (*cuLaunch_fn)(CUfunction a0);
-static CUresult cuLaunch_resolve(CUfunction a0);
-static _Atomic(cuLaunch_fn) cuLaunch_slot = cuLaunch_resolve;
-CUDASTUB_EXPORT CUresult cuLaunch(CUfunction a0)
-{
-	return atomic_load_explicit(&cuLaunch_slot, memory_order_acquire)(a0);
-}
 static CUresult cuLaunch_unavailable(CUfunction a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunch]);
+}
+static CUresult cuLaunch_resolve(CUfunction a0);
+static _Atomic(cuLaunch_fn) cuLaunch_slot = cuLaunch_resolve;
+CUDASTUB_EXPORT CUresult cuLaunch(CUfunction a0)
+{
+	return atomic_load_explicit(&cuLaunch_slot, memory_order_acquire)(a0);
 }
 static CUresult cuLaunch_resolve(CUfunction a0)
 {
@@ -7907,12 +8039,6 @@ static CUresult cuLaunch_resolve(CUfunction a0)
 
 /* cuLaunchCooperativeKernel */
 typedef CUresult (*cuLaunchCooperativeKernel_fn)(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9);
-static CUresult cuLaunchCooperativeKernel_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9);
-static _Atomic(cuLaunchCooperativeKernel_fn) cuLaunchCooperativeKernel_slot = cuLaunchCooperativeKernel_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
-{
-	return atomic_load_explicit(&cuLaunchCooperativeKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-}
 static CUresult cuLaunchCooperativeKernel_unavailable(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
 {
 	(void)a0;
@@ -7928,6 +8054,44 @@ static CUresult cuLaunchCooperativeKernel_unavailable(CUfunction a0, unsigned in
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchCooperativeKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLaunchCooperativeKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLaunchCooperativeKernel = cudastub_cuda_resolve_cuLaunchCooperativeKernel;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLaunchCooperativeKernel(void);
+void *cudastub_cuda_bind_cuLaunchCooperativeKernel(void)
+{
+	cuLaunchCooperativeKernel_fn fn = (cuLaunchCooperativeKernel_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLaunchCooperativeKernel]);
+
+	if (!fn)
+		fn = cuLaunchCooperativeKernel_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLaunchCooperativeKernel\n"
+	"	.type cuLaunchCooperativeKernel, @function\n"
+	"cuLaunchCooperativeKernel:\n"
+	"	jmp *cudastub_cuda_slot_cuLaunchCooperativeKernel(%rip)\n"
+	"	.size cuLaunchCooperativeKernel, .-cuLaunchCooperativeKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLaunchCooperativeKernel\n"
+	"	.type cudastub_cuda_resolve_cuLaunchCooperativeKernel, @function\n"
+	"cudastub_cuda_resolve_cuLaunchCooperativeKernel:\n"
+	"	lea cudastub_cuda_bind_cuLaunchCooperativeKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLaunchCooperativeKernel, .-cudastub_cuda_resolve_cuLaunchCooperativeKernel\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLaunchCooperativeKernel_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9);
+static _Atomic(cuLaunchCooperativeKernel_fn) cuLaunchCooperativeKernel_slot = cuLaunchCooperativeKernel_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
+{
+	return atomic_load_explicit(&cuLaunchCooperativeKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+}
 static CUresult cuLaunchCooperativeKernel_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
 {
 	cuLaunchCooperativeKernel_fn fn = (cuLaunchCooperativeKernel_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -7938,15 +8102,10 @@ static CUresult cuLaunchCooperativeKernel_resolve(CUfunction a0, unsigned int a1
 	atomic_store_explicit(&cuLaunchCooperativeKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
+#endif
 
 /* cuLaunchCooperativeKernelMultiDevice */
 typedef CUresult (*cuLaunchCooperativeKernelMultiDevice_fn)(CUDA_LAUNCH_PARAMS *a0, unsigned int a1, unsigned int a2);
-static CUresult cuLaunchCooperativeKernelMultiDevice_resolve(CUDA_LAUNCH_PARAMS *a0, unsigned int a1, unsigned int a2);
-static _Atomic(cuLaunchCooperativeKernelMultiDevice_fn) cuLaunchCooperativeKernelMultiDevice_slot = cuLaunchCooperativeKernelMultiDevice_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *a0, unsigned int a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuLaunchCooperativeKernelMultiDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLaunchCooperativeKernelMultiDevice_unavailable(CUDA_LAUNCH_PARAMS *a0, unsigned int a1, unsigned int a2)
 {
 	(void)a0;
@@ -7954,6 +8113,12 @@ static CUresult cuLaunchCooperativeKernelMultiDevice_unavailable(CUDA_LAUNCH_PAR
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchCooperativeKernelMultiDevice]);
+}
+static CUresult cuLaunchCooperativeKernelMultiDevice_resolve(CUDA_LAUNCH_PARAMS *a0, unsigned int a1, unsigned int a2);
+static _Atomic(cuLaunchCooperativeKernelMultiDevice_fn) cuLaunchCooperativeKernelMultiDevice_slot = cuLaunchCooperativeKernelMultiDevice_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *a0, unsigned int a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuLaunchCooperativeKernelMultiDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLaunchCooperativeKernelMultiDevice_resolve(CUDA_LAUNCH_PARAMS *a0, unsigned int a1, unsigned int a2)
 {
@@ -7968,12 +8133,6 @@ static CUresult cuLaunchCooperativeKernelMultiDevice_resolve(CUDA_LAUNCH_PARAMS 
 
 /* cuLaunchCooperativeKernel_ptsz */
 typedef CUresult (*cuLaunchCooperativeKernel_ptsz_fn)(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9);
-static CUresult cuLaunchCooperativeKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9);
-static _Atomic(cuLaunchCooperativeKernel_ptsz_fn) cuLaunchCooperativeKernel_ptsz_slot = cuLaunchCooperativeKernel_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
-{
-	return atomic_load_explicit(&cuLaunchCooperativeKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-}
 static CUresult cuLaunchCooperativeKernel_ptsz_unavailable(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
 {
 	(void)a0;
@@ -7989,6 +8148,44 @@ static CUresult cuLaunchCooperativeKernel_ptsz_unavailable(CUfunction a0, unsign
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchCooperativeKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz = cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLaunchCooperativeKernel_ptsz(void);
+void *cudastub_cuda_bind_cuLaunchCooperativeKernel_ptsz(void)
+{
+	cuLaunchCooperativeKernel_ptsz_fn fn = (cuLaunchCooperativeKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLaunchCooperativeKernel_ptsz]);
+
+	if (!fn)
+		fn = cuLaunchCooperativeKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLaunchCooperativeKernel_ptsz\n"
+	"	.type cuLaunchCooperativeKernel_ptsz, @function\n"
+	"cuLaunchCooperativeKernel_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz(%rip)\n"
+	"	.size cuLaunchCooperativeKernel_ptsz, .-cuLaunchCooperativeKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuLaunchCooperativeKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz, .-cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLaunchCooperativeKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9);
+static _Atomic(cuLaunchCooperativeKernel_ptsz_fn) cuLaunchCooperativeKernel_ptsz_slot = cuLaunchCooperativeKernel_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
+{
+	return atomic_load_explicit(&cuLaunchCooperativeKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+}
 static CUresult cuLaunchCooperativeKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9)
 {
 	cuLaunchCooperativeKernel_ptsz_fn fn = (cuLaunchCooperativeKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -7999,15 +8196,10 @@ static CUresult cuLaunchCooperativeKernel_ptsz_resolve(CUfunction a0, unsigned i
 	atomic_store_explicit(&cuLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
+#endif
 
 /* cuLaunchGrid */
 typedef CUresult (*cuLaunchGrid_fn)(CUfunction a0, int a1, int a2);
-static CUresult cuLaunchGrid_resolve(CUfunction a0, int a1, int a2);
-static _Atomic(cuLaunchGrid_fn) cuLaunchGrid_slot = cuLaunchGrid_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchGrid(CUfunction a0, int a1, int a2)
-{
-	return atomic_load_explicit(&cuLaunchGrid_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLaunchGrid_unavailable(CUfunction a0, int a1, int a2)
 {
 	(void)a0;
@@ -8015,6 +8207,12 @@ static CUresult cuLaunchGrid_unavailable(CUfunction a0, int a1, int a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchGrid]);
+}
+static CUresult cuLaunchGrid_resolve(CUfunction a0, int a1, int a2);
+static _Atomic(cuLaunchGrid_fn) cuLaunchGrid_slot = cuLaunchGrid_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchGrid(CUfunction a0, int a1, int a2)
+{
+	return atomic_load_explicit(&cuLaunchGrid_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLaunchGrid_resolve(CUfunction a0, int a1, int a2)
 {
@@ -8029,12 +8227,6 @@ static CUresult cuLaunchGrid_resolve(CUfunction a0, int a1, int a2)
 
 /* cuLaunchGridAsync */
 typedef CUresult (*cuLaunchGridAsync_fn)(CUfunction a0, int a1, int a2, CUstream a3);
-static CUresult cuLaunchGridAsync_resolve(CUfunction a0, int a1, int a2, CUstream a3);
-static _Atomic(cuLaunchGridAsync_fn) cuLaunchGridAsync_slot = cuLaunchGridAsync_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchGridAsync(CUfunction a0, int a1, int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuLaunchGridAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuLaunchGridAsync_unavailable(CUfunction a0, int a1, int a2, CUstream a3)
 {
 	(void)a0;
@@ -8043,6 +8235,12 @@ static CUresult cuLaunchGridAsync_unavailable(CUfunction a0, int a1, int a2, CUs
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchGridAsync]);
+}
+static CUresult cuLaunchGridAsync_resolve(CUfunction a0, int a1, int a2, CUstream a3);
+static _Atomic(cuLaunchGridAsync_fn) cuLaunchGridAsync_slot = cuLaunchGridAsync_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchGridAsync(CUfunction a0, int a1, int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuLaunchGridAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuLaunchGridAsync_resolve(CUfunction a0, int a1, int a2, CUstream a3)
 {
@@ -8057,12 +8255,6 @@ static CUresult cuLaunchGridAsync_resolve(CUfunction a0, int a1, int a2, CUstrea
 
 /* cuLaunchHostFunc */
 typedef CUresult (*cuLaunchHostFunc_fn)(CUstream a0, CUhostFn a1, void *a2);
-static CUresult cuLaunchHostFunc_resolve(CUstream a0, CUhostFn a1, void *a2);
-static _Atomic(cuLaunchHostFunc_fn) cuLaunchHostFunc_slot = cuLaunchHostFunc_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchHostFunc(CUstream a0, CUhostFn a1, void *a2)
-{
-	return atomic_load_explicit(&cuLaunchHostFunc_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLaunchHostFunc_unavailable(CUstream a0, CUhostFn a1, void *a2)
 {
 	(void)a0;
@@ -8070,6 +8262,12 @@ static CUresult cuLaunchHostFunc_unavailable(CUstream a0, CUhostFn a1, void *a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchHostFunc]);
+}
+static CUresult cuLaunchHostFunc_resolve(CUstream a0, CUhostFn a1, void *a2);
+static _Atomic(cuLaunchHostFunc_fn) cuLaunchHostFunc_slot = cuLaunchHostFunc_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchHostFunc(CUstream a0, CUhostFn a1, void *a2)
+{
+	return atomic_load_explicit(&cuLaunchHostFunc_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLaunchHostFunc_resolve(CUstream a0, CUhostFn a1, void *a2)
 {
@@ -8084,12 +8282,6 @@ static CUresult cuLaunchHostFunc_resolve(CUstream a0, CUhostFn a1, void *a2)
 
 /* cuLaunchHostFunc_ptsz */
 typedef CUresult (*cuLaunchHostFunc_ptsz_fn)(CUstream a0, CUhostFn a1, void *a2);
-static CUresult cuLaunchHostFunc_ptsz_resolve(CUstream a0, CUhostFn a1, void *a2);
-static _Atomic(cuLaunchHostFunc_ptsz_fn) cuLaunchHostFunc_ptsz_slot = cuLaunchHostFunc_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchHostFunc_ptsz(CUstream a0, CUhostFn a1, void *a2)
-{
-	return atomic_load_explicit(&cuLaunchHostFunc_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLaunchHostFunc_ptsz_unavailable(CUstream a0, CUhostFn a1, void *a2)
 {
 	(void)a0;
@@ -8097,6 +8289,12 @@ static CUresult cuLaunchHostFunc_ptsz_unavailable(CUstream a0, CUhostFn a1, void
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchHostFunc_ptsz]);
+}
+static CUresult cuLaunchHostFunc_ptsz_resolve(CUstream a0, CUhostFn a1, void *a2);
+static _Atomic(cuLaunchHostFunc_ptsz_fn) cuLaunchHostFunc_ptsz_slot = cuLaunchHostFunc_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchHostFunc_ptsz(CUstream a0, CUhostFn a1, void *a2)
+{
+	return atomic_load_explicit(&cuLaunchHostFunc_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLaunchHostFunc_ptsz_resolve(CUstream a0, CUhostFn a1, void *a2)
 {
@@ -8111,12 +8309,6 @@ static CUresult cuLaunchHostFunc_ptsz_resolve(CUstream a0, CUhostFn a1, void *a2
 
 /* cuLaunchKernel */
 typedef CUresult (*cuLaunchKernel_fn)(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10);
-static CUresult cuLaunchKernel_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10);
-static _Atomic(cuLaunchKernel_fn) cuLaunchKernel_slot = cuLaunchKernel_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchKernel(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
-{
-	return atomic_load_explicit(&cuLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-}
 static CUresult cuLaunchKernel_unavailable(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
 {
 	(void)a0;
@@ -8133,6 +8325,44 @@ static CUresult cuLaunchKernel_unavailable(CUfunction a0, unsigned int a1, unsig
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLaunchKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLaunchKernel = cudastub_cuda_resolve_cuLaunchKernel;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLaunchKernel(void);
+void *cudastub_cuda_bind_cuLaunchKernel(void)
+{
+	cuLaunchKernel_fn fn = (cuLaunchKernel_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLaunchKernel]);
+
+	if (!fn)
+		fn = cuLaunchKernel_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLaunchKernel\n"
+	"	.type cuLaunchKernel, @function\n"
+	"cuLaunchKernel:\n"
+	"	jmp *cudastub_cuda_slot_cuLaunchKernel(%rip)\n"
+	"	.size cuLaunchKernel, .-cuLaunchKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLaunchKernel\n"
+	"	.type cudastub_cuda_resolve_cuLaunchKernel, @function\n"
+	"cudastub_cuda_resolve_cuLaunchKernel:\n"
+	"	lea cudastub_cuda_bind_cuLaunchKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLaunchKernel, .-cudastub_cuda_resolve_cuLaunchKernel\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLaunchKernel_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10);
+static _Atomic(cuLaunchKernel_fn) cuLaunchKernel_slot = cuLaunchKernel_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchKernel(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
+{
+	return atomic_load_explicit(&cuLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+}
 static CUresult cuLaunchKernel_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
 {
 	cuLaunchKernel_fn fn = (cuLaunchKernel_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -8143,15 +8373,10 @@ static CUresult cuLaunchKernel_resolve(CUfunction a0, unsigned int a1, unsigned 
 	atomic_store_explicit(&cuLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
+#endif
 
 /* cuLaunchKernelEx */
 typedef CUresult (*cuLaunchKernelEx_fn)(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3);
-static CUresult cuLaunchKernelEx_resolve(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3);
-static _Atomic(cuLaunchKernelEx_fn) cuLaunchKernelEx_slot = cuLaunchKernelEx_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
-{
-	return atomic_load_explicit(&cuLaunchKernelEx_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuLaunchKernelEx_unavailable(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
 {
 	(void)a0;
@@ -8160,6 +8385,12 @@ static CUresult cuLaunchKernelEx_unavailable(const CUlaunchConfig *a0, CUfunctio
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchKernelEx]);
+}
+static CUresult cuLaunchKernelEx_resolve(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3);
+static _Atomic(cuLaunchKernelEx_fn) cuLaunchKernelEx_slot = cuLaunchKernelEx_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
+{
+	return atomic_load_explicit(&cuLaunchKernelEx_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuLaunchKernelEx_resolve(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
 {
@@ -8174,12 +8405,6 @@ static CUresult cuLaunchKernelEx_resolve(const CUlaunchConfig *a0, CUfunction a1
 
 /* cuLaunchKernelEx_ptsz */
 typedef CUresult (*cuLaunchKernelEx_ptsz_fn)(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3);
-static CUresult cuLaunchKernelEx_ptsz_resolve(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3);
-static _Atomic(cuLaunchKernelEx_ptsz_fn) cuLaunchKernelEx_ptsz_slot = cuLaunchKernelEx_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
-{
-	return atomic_load_explicit(&cuLaunchKernelEx_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuLaunchKernelEx_ptsz_unavailable(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
 {
 	(void)a0;
@@ -8188,6 +8413,12 @@ static CUresult cuLaunchKernelEx_ptsz_unavailable(const CUlaunchConfig *a0, CUfu
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchKernelEx_ptsz]);
+}
+static CUresult cuLaunchKernelEx_ptsz_resolve(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3);
+static _Atomic(cuLaunchKernelEx_ptsz_fn) cuLaunchKernelEx_ptsz_slot = cuLaunchKernelEx_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
+{
+	return atomic_load_explicit(&cuLaunchKernelEx_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuLaunchKernelEx_ptsz_resolve(const CUlaunchConfig *a0, CUfunction a1, void **a2, void **a3)
 {
@@ -8202,12 +8433,6 @@ static CUresult cuLaunchKernelEx_ptsz_resolve(const CUlaunchConfig *a0, CUfuncti
 
 /* cuLaunchKernel_ptsz */
 typedef CUresult (*cuLaunchKernel_ptsz_fn)(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10);
-static CUresult cuLaunchKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10);
-static _Atomic(cuLaunchKernel_ptsz_fn) cuLaunchKernel_ptsz_slot = cuLaunchKernel_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
-{
-	return atomic_load_explicit(&cuLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-}
 static CUresult cuLaunchKernel_ptsz_unavailable(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
 {
 	(void)a0;
@@ -8224,6 +8449,44 @@ static CUresult cuLaunchKernel_ptsz_unavailable(CUfunction a0, unsigned int a1, 
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLaunchKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLaunchKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLaunchKernel_ptsz = cudastub_cuda_resolve_cuLaunchKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLaunchKernel_ptsz(void);
+void *cudastub_cuda_bind_cuLaunchKernel_ptsz(void)
+{
+	cuLaunchKernel_ptsz_fn fn = (cuLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLaunchKernel_ptsz]);
+
+	if (!fn)
+		fn = cuLaunchKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLaunchKernel_ptsz\n"
+	"	.type cuLaunchKernel_ptsz, @function\n"
+	"cuLaunchKernel_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuLaunchKernel_ptsz(%rip)\n"
+	"	.size cuLaunchKernel_ptsz, .-cuLaunchKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLaunchKernel_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuLaunchKernel_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuLaunchKernel_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuLaunchKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLaunchKernel_ptsz, .-cudastub_cuda_resolve_cuLaunchKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLaunchKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10);
+static _Atomic(cuLaunchKernel_ptsz_fn) cuLaunchKernel_ptsz_slot = cuLaunchKernel_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
+{
+	return atomic_load_explicit(&cuLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+}
 static CUresult cuLaunchKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, CUstream a8, void **a9, void **a10)
 {
 	cuLaunchKernel_ptsz_fn fn = (cuLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -8234,15 +8497,10 @@ static CUresult cuLaunchKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsi
 	atomic_store_explicit(&cuLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
+#endif
 
 /* cuLibraryEnumerateKernels */
 typedef CUresult (*cuLibraryEnumerateKernels_fn)(CUkernel *a0, unsigned int a1, CUlibrary a2);
-static CUresult cuLibraryEnumerateKernels_resolve(CUkernel *a0, unsigned int a1, CUlibrary a2);
-static _Atomic(cuLibraryEnumerateKernels_fn) cuLibraryEnumerateKernels_slot = cuLibraryEnumerateKernels_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *a0, unsigned int a1, CUlibrary a2)
-{
-	return atomic_load_explicit(&cuLibraryEnumerateKernels_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLibraryEnumerateKernels_unavailable(CUkernel *a0, unsigned int a1, CUlibrary a2)
 {
 	(void)a0;
@@ -8250,6 +8508,12 @@ static CUresult cuLibraryEnumerateKernels_unavailable(CUkernel *a0, unsigned int
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryEnumerateKernels]);
+}
+static CUresult cuLibraryEnumerateKernels_resolve(CUkernel *a0, unsigned int a1, CUlibrary a2);
+static _Atomic(cuLibraryEnumerateKernels_fn) cuLibraryEnumerateKernels_slot = cuLibraryEnumerateKernels_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *a0, unsigned int a1, CUlibrary a2)
+{
+	return atomic_load_explicit(&cuLibraryEnumerateKernels_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLibraryEnumerateKernels_resolve(CUkernel *a0, unsigned int a1, CUlibrary a2)
 {
@@ -8264,12 +8528,6 @@ static CUresult cuLibraryEnumerateKernels_resolve(CUkernel *a0, unsigned int a1,
 
 /* cuLibraryGetGlobal */
 typedef CUresult (*cuLibraryGetGlobal_fn)(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3);
-static CUresult cuLibraryGetGlobal_resolve(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3);
-static _Atomic(cuLibraryGetGlobal_fn) cuLibraryGetGlobal_slot = cuLibraryGetGlobal_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
-{
-	return atomic_load_explicit(&cuLibraryGetGlobal_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuLibraryGetGlobal_unavailable(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
 {
 	(void)a0;
@@ -8278,6 +8536,12 @@ static CUresult cuLibraryGetGlobal_unavailable(CUdeviceptr *a0, size_t *a1, CUli
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryGetGlobal]);
+}
+static CUresult cuLibraryGetGlobal_resolve(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3);
+static _Atomic(cuLibraryGetGlobal_fn) cuLibraryGetGlobal_slot = cuLibraryGetGlobal_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
+{
+	return atomic_load_explicit(&cuLibraryGetGlobal_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuLibraryGetGlobal_resolve(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
 {
@@ -8292,12 +8556,6 @@ static CUresult cuLibraryGetGlobal_resolve(CUdeviceptr *a0, size_t *a1, CUlibrar
 
 /* cuLibraryGetKernel */
 typedef CUresult (*cuLibraryGetKernel_fn)(CUkernel *a0, CUlibrary a1, const char *a2);
-static CUresult cuLibraryGetKernel_resolve(CUkernel *a0, CUlibrary a1, const char *a2);
-static _Atomic(cuLibraryGetKernel_fn) cuLibraryGetKernel_slot = cuLibraryGetKernel_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryGetKernel(CUkernel *a0, CUlibrary a1, const char *a2)
-{
-	return atomic_load_explicit(&cuLibraryGetKernel_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLibraryGetKernel_unavailable(CUkernel *a0, CUlibrary a1, const char *a2)
 {
 	(void)a0;
@@ -8305,6 +8563,12 @@ static CUresult cuLibraryGetKernel_unavailable(CUkernel *a0, CUlibrary a1, const
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryGetKernel]);
+}
+static CUresult cuLibraryGetKernel_resolve(CUkernel *a0, CUlibrary a1, const char *a2);
+static _Atomic(cuLibraryGetKernel_fn) cuLibraryGetKernel_slot = cuLibraryGetKernel_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryGetKernel(CUkernel *a0, CUlibrary a1, const char *a2)
+{
+	return atomic_load_explicit(&cuLibraryGetKernel_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLibraryGetKernel_resolve(CUkernel *a0, CUlibrary a1, const char *a2)
 {
@@ -8319,18 +8583,18 @@ static CUresult cuLibraryGetKernel_resolve(CUkernel *a0, CUlibrary a1, const cha
 
 /* cuLibraryGetKernelCount */
 typedef CUresult (*cuLibraryGetKernelCount_fn)(unsigned int *a0, CUlibrary a1);
-static CUresult cuLibraryGetKernelCount_resolve(unsigned int *a0, CUlibrary a1);
-static _Atomic(cuLibraryGetKernelCount_fn) cuLibraryGetKernelCount_slot = cuLibraryGetKernelCount_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryGetKernelCount(unsigned int *a0, CUlibrary a1)
-{
-	return atomic_load_explicit(&cuLibraryGetKernelCount_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuLibraryGetKernelCount_unavailable(unsigned int *a0, CUlibrary a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryGetKernelCount]);
+}
+static CUresult cuLibraryGetKernelCount_resolve(unsigned int *a0, CUlibrary a1);
+static _Atomic(cuLibraryGetKernelCount_fn) cuLibraryGetKernelCount_slot = cuLibraryGetKernelCount_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryGetKernelCount(unsigned int *a0, CUlibrary a1)
+{
+	return atomic_load_explicit(&cuLibraryGetKernelCount_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuLibraryGetKernelCount_resolve(unsigned int *a0, CUlibrary a1)
 {
@@ -8345,12 +8609,6 @@ static CUresult cuLibraryGetKernelCount_resolve(unsigned int *a0, CUlibrary a1)
 
 /* cuLibraryGetManaged */
 typedef CUresult (*cuLibraryGetManaged_fn)(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3);
-static CUresult cuLibraryGetManaged_resolve(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3);
-static _Atomic(cuLibraryGetManaged_fn) cuLibraryGetManaged_slot = cuLibraryGetManaged_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
-{
-	return atomic_load_explicit(&cuLibraryGetManaged_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuLibraryGetManaged_unavailable(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
 {
 	(void)a0;
@@ -8359,6 +8617,12 @@ static CUresult cuLibraryGetManaged_unavailable(CUdeviceptr *a0, size_t *a1, CUl
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryGetManaged]);
+}
+static CUresult cuLibraryGetManaged_resolve(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3);
+static _Atomic(cuLibraryGetManaged_fn) cuLibraryGetManaged_slot = cuLibraryGetManaged_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
+{
+	return atomic_load_explicit(&cuLibraryGetManaged_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuLibraryGetManaged_resolve(CUdeviceptr *a0, size_t *a1, CUlibrary a2, const char *a3)
 {
@@ -8373,18 +8637,18 @@ static CUresult cuLibraryGetManaged_resolve(CUdeviceptr *a0, size_t *a1, CUlibra
 
 /* cuLibraryGetModule */
 typedef CUresult (*cuLibraryGetModule_fn)(CUmodule *a0, CUlibrary a1);
-static CUresult cuLibraryGetModule_resolve(CUmodule *a0, CUlibrary a1);
-static _Atomic(cuLibraryGetModule_fn) cuLibraryGetModule_slot = cuLibraryGetModule_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryGetModule(CUmodule *a0, CUlibrary a1)
-{
-	return atomic_load_explicit(&cuLibraryGetModule_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuLibraryGetModule_unavailable(CUmodule *a0, CUlibrary a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryGetModule]);
+}
+static CUresult cuLibraryGetModule_resolve(CUmodule *a0, CUlibrary a1);
+static _Atomic(cuLibraryGetModule_fn) cuLibraryGetModule_slot = cuLibraryGetModule_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryGetModule(CUmodule *a0, CUlibrary a1)
+{
+	return atomic_load_explicit(&cuLibraryGetModule_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuLibraryGetModule_resolve(CUmodule *a0, CUlibrary a1)
 {
@@ -8399,12 +8663,6 @@ static CUresult cuLibraryGetModule_resolve(CUmodule *a0, CUlibrary a1)
 
 /* cuLibraryGetUnifiedFunction */
 typedef CUresult (*cuLibraryGetUnifiedFunction_fn)(void **a0, CUlibrary a1, const char *a2);
-static CUresult cuLibraryGetUnifiedFunction_resolve(void **a0, CUlibrary a1, const char *a2);
-static _Atomic(cuLibraryGetUnifiedFunction_fn) cuLibraryGetUnifiedFunction_slot = cuLibraryGetUnifiedFunction_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryGetUnifiedFunction(void **a0, CUlibrary a1, const char *a2)
-{
-	return atomic_load_explicit(&cuLibraryGetUnifiedFunction_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLibraryGetUnifiedFunction_unavailable(void **a0, CUlibrary a1, const char *a2)
 {
 	(void)a0;
@@ -8412,6 +8670,12 @@ static CUresult cuLibraryGetUnifiedFunction_unavailable(void **a0, CUlibrary a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryGetUnifiedFunction]);
+}
+static CUresult cuLibraryGetUnifiedFunction_resolve(void **a0, CUlibrary a1, const char *a2);
+static _Atomic(cuLibraryGetUnifiedFunction_fn) cuLibraryGetUnifiedFunction_slot = cuLibraryGetUnifiedFunction_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryGetUnifiedFunction(void **a0, CUlibrary a1, const char *a2)
+{
+	return atomic_load_explicit(&cuLibraryGetUnifiedFunction_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLibraryGetUnifiedFunction_resolve(void **a0, CUlibrary a1, const char *a2)
 {
@@ -8426,12 +8690,6 @@ static CUresult cuLibraryGetUnifiedFunction_resolve(void **a0, CUlibrary a1, con
 
 /* cuLibraryLoadData */
 typedef CUresult (*cuLibraryLoadData_fn)(CUlibrary *a0, const void *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7);
-static CUresult cuLibraryLoadData_resolve(CUlibrary *a0, const void *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7);
-static _Atomic(cuLibraryLoadData_fn) cuLibraryLoadData_slot = cuLibraryLoadData_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryLoadData(CUlibrary *a0, const void *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
-{
-	return atomic_load_explicit(&cuLibraryLoadData_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static CUresult cuLibraryLoadData_unavailable(CUlibrary *a0, const void *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
 {
 	(void)a0;
@@ -8445,6 +8703,44 @@ static CUresult cuLibraryLoadData_unavailable(CUlibrary *a0, const void *a1, CUj
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryLoadData]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLibraryLoadData[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLibraryLoadData = cudastub_cuda_resolve_cuLibraryLoadData;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLibraryLoadData(void);
+void *cudastub_cuda_bind_cuLibraryLoadData(void)
+{
+	cuLibraryLoadData_fn fn = (cuLibraryLoadData_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLibraryLoadData]);
+
+	if (!fn)
+		fn = cuLibraryLoadData_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryLoadData, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLibraryLoadData\n"
+	"	.type cuLibraryLoadData, @function\n"
+	"cuLibraryLoadData:\n"
+	"	jmp *cudastub_cuda_slot_cuLibraryLoadData(%rip)\n"
+	"	.size cuLibraryLoadData, .-cuLibraryLoadData\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLibraryLoadData\n"
+	"	.type cudastub_cuda_resolve_cuLibraryLoadData, @function\n"
+	"cudastub_cuda_resolve_cuLibraryLoadData:\n"
+	"	lea cudastub_cuda_bind_cuLibraryLoadData(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLibraryLoadData, .-cudastub_cuda_resolve_cuLibraryLoadData\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLibraryLoadData_resolve(CUlibrary *a0, const void *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7);
+static _Atomic(cuLibraryLoadData_fn) cuLibraryLoadData_slot = cuLibraryLoadData_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryLoadData(CUlibrary *a0, const void *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
+{
+	return atomic_load_explicit(&cuLibraryLoadData_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static CUresult cuLibraryLoadData_resolve(CUlibrary *a0, const void *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
 {
 	cuLibraryLoadData_fn fn = (cuLibraryLoadData_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -8455,15 +8751,10 @@ static CUresult cuLibraryLoadData_resolve(CUlibrary *a0, const void *a1, CUjit_o
 	atomic_store_explicit(&cuLibraryLoadData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cuLibraryLoadFromFile */
 typedef CUresult (*cuLibraryLoadFromFile_fn)(CUlibrary *a0, const char *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7);
-static CUresult cuLibraryLoadFromFile_resolve(CUlibrary *a0, const char *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7);
-static _Atomic(cuLibraryLoadFromFile_fn) cuLibraryLoadFromFile_slot = cuLibraryLoadFromFile_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *a0, const char *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
-{
-	return atomic_load_explicit(&cuLibraryLoadFromFile_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static CUresult cuLibraryLoadFromFile_unavailable(CUlibrary *a0, const char *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
 {
 	(void)a0;
@@ -8477,6 +8768,44 @@ static CUresult cuLibraryLoadFromFile_unavailable(CUlibrary *a0, const char *a1,
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryLoadFromFile]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLibraryLoadFromFile[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLibraryLoadFromFile = cudastub_cuda_resolve_cuLibraryLoadFromFile;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLibraryLoadFromFile(void);
+void *cudastub_cuda_bind_cuLibraryLoadFromFile(void)
+{
+	cuLibraryLoadFromFile_fn fn = (cuLibraryLoadFromFile_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLibraryLoadFromFile]);
+
+	if (!fn)
+		fn = cuLibraryLoadFromFile_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryLoadFromFile, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLibraryLoadFromFile\n"
+	"	.type cuLibraryLoadFromFile, @function\n"
+	"cuLibraryLoadFromFile:\n"
+	"	jmp *cudastub_cuda_slot_cuLibraryLoadFromFile(%rip)\n"
+	"	.size cuLibraryLoadFromFile, .-cuLibraryLoadFromFile\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLibraryLoadFromFile\n"
+	"	.type cudastub_cuda_resolve_cuLibraryLoadFromFile, @function\n"
+	"cudastub_cuda_resolve_cuLibraryLoadFromFile:\n"
+	"	lea cudastub_cuda_bind_cuLibraryLoadFromFile(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLibraryLoadFromFile, .-cudastub_cuda_resolve_cuLibraryLoadFromFile\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLibraryLoadFromFile_resolve(CUlibrary *a0, const char *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7);
+static _Atomic(cuLibraryLoadFromFile_fn) cuLibraryLoadFromFile_slot = cuLibraryLoadFromFile_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *a0, const char *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
+{
+	return atomic_load_explicit(&cuLibraryLoadFromFile_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static CUresult cuLibraryLoadFromFile_resolve(CUlibrary *a0, const char *a1, CUjit_option *a2, void **a3, unsigned int a4, CUlibraryOption *a5, void **a6, unsigned int a7)
 {
 	cuLibraryLoadFromFile_fn fn = (cuLibraryLoadFromFile_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -8487,20 +8816,21 @@ static CUresult cuLibraryLoadFromFile_resolve(CUlibrary *a0, const char *a1, CUj
 	atomic_store_explicit(&cuLibraryLoadFromFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cuLibraryUnload */
 typedef CUresult (*cuLibraryUnload_fn)(CUlibrary a0);
-static CUresult cuLibraryUnload_resolve(CUlibrary a0);
-static _Atomic(cuLibraryUnload_fn) cuLibraryUnload_slot = cuLibraryUnload_resolve;
-CUDASTUB_EXPORT CUresult cuLibraryUnload(CUlibrary a0)
-{
-	return atomic_load_explicit(&cuLibraryUnload_slot, memory_order_acquire)(a0);
-}
 static CUresult cuLibraryUnload_unavailable(CUlibrary a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLibraryUnload]);
+}
+static CUresult cuLibraryUnload_resolve(CUlibrary a0);
+static _Atomic(cuLibraryUnload_fn) cuLibraryUnload_slot = cuLibraryUnload_resolve;
+CUDASTUB_EXPORT CUresult cuLibraryUnload(CUlibrary a0)
+{
+	return atomic_load_explicit(&cuLibraryUnload_slot, memory_order_acquire)(a0);
 }
 static CUresult cuLibraryUnload_resolve(CUlibrary a0)
 {
@@ -8515,12 +8845,6 @@ static CUresult cuLibraryUnload_resolve(CUlibrary a0)
 
 /* cuLinkAddData */
 typedef CUresult (*cuLinkAddData_fn)(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7);
-static CUresult cuLinkAddData_resolve(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7);
-static _Atomic(cuLinkAddData_fn) cuLinkAddData_slot = cuLinkAddData_resolve;
-CUDASTUB_EXPORT CUresult cuLinkAddData(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
-{
-	return atomic_load_explicit(&cuLinkAddData_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static CUresult cuLinkAddData_unavailable(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
 {
 	(void)a0;
@@ -8534,6 +8858,44 @@ static CUresult cuLinkAddData_unavailable(CUlinkState a0, CUjitInputType a1, voi
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkAddData]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLinkAddData[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLinkAddData = cudastub_cuda_resolve_cuLinkAddData;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLinkAddData(void);
+void *cudastub_cuda_bind_cuLinkAddData(void)
+{
+	cuLinkAddData_fn fn = (cuLinkAddData_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLinkAddData]);
+
+	if (!fn)
+		fn = cuLinkAddData_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddData, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLinkAddData\n"
+	"	.type cuLinkAddData, @function\n"
+	"cuLinkAddData:\n"
+	"	jmp *cudastub_cuda_slot_cuLinkAddData(%rip)\n"
+	"	.size cuLinkAddData, .-cuLinkAddData\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLinkAddData\n"
+	"	.type cudastub_cuda_resolve_cuLinkAddData, @function\n"
+	"cudastub_cuda_resolve_cuLinkAddData:\n"
+	"	lea cudastub_cuda_bind_cuLinkAddData(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLinkAddData, .-cudastub_cuda_resolve_cuLinkAddData\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLinkAddData_resolve(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7);
+static _Atomic(cuLinkAddData_fn) cuLinkAddData_slot = cuLinkAddData_resolve;
+CUDASTUB_EXPORT CUresult cuLinkAddData(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
+{
+	return atomic_load_explicit(&cuLinkAddData_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static CUresult cuLinkAddData_resolve(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
 {
 	cuLinkAddData_fn fn = (cuLinkAddData_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -8544,15 +8906,10 @@ static CUresult cuLinkAddData_resolve(CUlinkState a0, CUjitInputType a1, void *a
 	atomic_store_explicit(&cuLinkAddData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cuLinkAddData_v2 */
 typedef CUresult (*cuLinkAddData_v2_fn)(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7);
-static CUresult cuLinkAddData_v2_resolve(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7);
-static _Atomic(cuLinkAddData_v2_fn) cuLinkAddData_v2_slot = cuLinkAddData_v2_resolve;
-CUDASTUB_EXPORT CUresult cuLinkAddData_v2(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
-{
-	return atomic_load_explicit(&cuLinkAddData_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static CUresult cuLinkAddData_v2_unavailable(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
 {
 	(void)a0;
@@ -8566,6 +8923,44 @@ static CUresult cuLinkAddData_v2_unavailable(CUlinkState a0, CUjitInputType a1, 
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkAddData_v2]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuLinkAddData_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuLinkAddData_v2 = cudastub_cuda_resolve_cuLinkAddData_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuLinkAddData_v2(void);
+void *cudastub_cuda_bind_cuLinkAddData_v2(void)
+{
+	cuLinkAddData_v2_fn fn = (cuLinkAddData_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuLinkAddData_v2]);
+
+	if (!fn)
+		fn = cuLinkAddData_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddData_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuLinkAddData_v2\n"
+	"	.type cuLinkAddData_v2, @function\n"
+	"cuLinkAddData_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuLinkAddData_v2(%rip)\n"
+	"	.size cuLinkAddData_v2, .-cuLinkAddData_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuLinkAddData_v2\n"
+	"	.type cudastub_cuda_resolve_cuLinkAddData_v2, @function\n"
+	"cudastub_cuda_resolve_cuLinkAddData_v2:\n"
+	"	lea cudastub_cuda_bind_cuLinkAddData_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuLinkAddData_v2, .-cudastub_cuda_resolve_cuLinkAddData_v2\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuLinkAddData_v2_resolve(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7);
+static _Atomic(cuLinkAddData_v2_fn) cuLinkAddData_v2_slot = cuLinkAddData_v2_resolve;
+CUDASTUB_EXPORT CUresult cuLinkAddData_v2(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
+{
+	return atomic_load_explicit(&cuLinkAddData_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static CUresult cuLinkAddData_v2_resolve(CUlinkState a0, CUjitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, CUjit_option *a6, void **a7)
 {
 	cuLinkAddData_v2_fn fn = (cuLinkAddData_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -8576,15 +8971,10 @@ static CUresult cuLinkAddData_v2_resolve(CUlinkState a0, CUjitInputType a1, void
 	atomic_store_explicit(&cuLinkAddData_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cuLinkAddFile */
 typedef CUresult (*cuLinkAddFile_fn)(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5);
-static CUresult cuLinkAddFile_resolve(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5);
-static _Atomic(cuLinkAddFile_fn) cuLinkAddFile_slot = cuLinkAddFile_resolve;
-CUDASTUB_EXPORT CUresult cuLinkAddFile(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
-{
-	return atomic_load_explicit(&cuLinkAddFile_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuLinkAddFile_unavailable(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
 {
 	(void)a0;
@@ -8595,6 +8985,12 @@ static CUresult cuLinkAddFile_unavailable(CUlinkState a0, CUjitInputType a1, con
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkAddFile]);
+}
+static CUresult cuLinkAddFile_resolve(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5);
+static _Atomic(cuLinkAddFile_fn) cuLinkAddFile_slot = cuLinkAddFile_resolve;
+CUDASTUB_EXPORT CUresult cuLinkAddFile(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
+{
+	return atomic_load_explicit(&cuLinkAddFile_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuLinkAddFile_resolve(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
 {
@@ -8609,12 +9005,6 @@ static CUresult cuLinkAddFile_resolve(CUlinkState a0, CUjitInputType a1, const c
 
 /* cuLinkAddFile_v2 */
 typedef CUresult (*cuLinkAddFile_v2_fn)(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5);
-static CUresult cuLinkAddFile_v2_resolve(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5);
-static _Atomic(cuLinkAddFile_v2_fn) cuLinkAddFile_v2_slot = cuLinkAddFile_v2_resolve;
-CUDASTUB_EXPORT CUresult cuLinkAddFile_v2(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
-{
-	return atomic_load_explicit(&cuLinkAddFile_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuLinkAddFile_v2_unavailable(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
 {
 	(void)a0;
@@ -8625,6 +9015,12 @@ static CUresult cuLinkAddFile_v2_unavailable(CUlinkState a0, CUjitInputType a1, 
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkAddFile_v2]);
+}
+static CUresult cuLinkAddFile_v2_resolve(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5);
+static _Atomic(cuLinkAddFile_v2_fn) cuLinkAddFile_v2_slot = cuLinkAddFile_v2_resolve;
+CUDASTUB_EXPORT CUresult cuLinkAddFile_v2(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
+{
+	return atomic_load_explicit(&cuLinkAddFile_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuLinkAddFile_v2_resolve(CUlinkState a0, CUjitInputType a1, const char *a2, unsigned int a3, CUjit_option *a4, void **a5)
 {
@@ -8639,12 +9035,6 @@ static CUresult cuLinkAddFile_v2_resolve(CUlinkState a0, CUjitInputType a1, cons
 
 /* cuLinkComplete */
 typedef CUresult (*cuLinkComplete_fn)(CUlinkState a0, void **a1, size_t *a2);
-static CUresult cuLinkComplete_resolve(CUlinkState a0, void **a1, size_t *a2);
-static _Atomic(cuLinkComplete_fn) cuLinkComplete_slot = cuLinkComplete_resolve;
-CUDASTUB_EXPORT CUresult cuLinkComplete(CUlinkState a0, void **a1, size_t *a2)
-{
-	return atomic_load_explicit(&cuLinkComplete_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuLinkComplete_unavailable(CUlinkState a0, void **a1, size_t *a2)
 {
 	(void)a0;
@@ -8652,6 +9042,12 @@ static CUresult cuLinkComplete_unavailable(CUlinkState a0, void **a1, size_t *a2
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkComplete]);
+}
+static CUresult cuLinkComplete_resolve(CUlinkState a0, void **a1, size_t *a2);
+static _Atomic(cuLinkComplete_fn) cuLinkComplete_slot = cuLinkComplete_resolve;
+CUDASTUB_EXPORT CUresult cuLinkComplete(CUlinkState a0, void **a1, size_t *a2)
+{
+	return atomic_load_explicit(&cuLinkComplete_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuLinkComplete_resolve(CUlinkState a0, void **a1, size_t *a2)
 {
@@ -8666,12 +9062,6 @@ static CUresult cuLinkComplete_resolve(CUlinkState a0, void **a1, size_t *a2)
 
 /* cuLinkCreate */
 typedef CUresult (*cuLinkCreate_fn)(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3);
-static CUresult cuLinkCreate_resolve(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3);
-static _Atomic(cuLinkCreate_fn) cuLinkCreate_slot = cuLinkCreate_resolve;
-CUDASTUB_EXPORT CUresult cuLinkCreate(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
-{
-	return atomic_load_explicit(&cuLinkCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuLinkCreate_unavailable(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
 {
 	(void)a0;
@@ -8680,6 +9070,12 @@ static CUresult cuLinkCreate_unavailable(unsigned int a0, CUjit_option *a1, void
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkCreate]);
+}
+static CUresult cuLinkCreate_resolve(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3);
+static _Atomic(cuLinkCreate_fn) cuLinkCreate_slot = cuLinkCreate_resolve;
+CUDASTUB_EXPORT CUresult cuLinkCreate(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
+{
+	return atomic_load_explicit(&cuLinkCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuLinkCreate_resolve(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
 {
@@ -8694,12 +9090,6 @@ static CUresult cuLinkCreate_resolve(unsigned int a0, CUjit_option *a1, void **a
 
 /* cuLinkCreate_v2 */
 typedef CUresult (*cuLinkCreate_v2_fn)(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3);
-static CUresult cuLinkCreate_v2_resolve(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3);
-static _Atomic(cuLinkCreate_v2_fn) cuLinkCreate_v2_slot = cuLinkCreate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuLinkCreate_v2(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
-{
-	return atomic_load_explicit(&cuLinkCreate_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuLinkCreate_v2_unavailable(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
 {
 	(void)a0;
@@ -8708,6 +9098,12 @@ static CUresult cuLinkCreate_v2_unavailable(unsigned int a0, CUjit_option *a1, v
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkCreate_v2]);
+}
+static CUresult cuLinkCreate_v2_resolve(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3);
+static _Atomic(cuLinkCreate_v2_fn) cuLinkCreate_v2_slot = cuLinkCreate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuLinkCreate_v2(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
+{
+	return atomic_load_explicit(&cuLinkCreate_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuLinkCreate_v2_resolve(unsigned int a0, CUjit_option *a1, void **a2, CUlinkState *a3)
 {
@@ -8722,17 +9118,17 @@ static CUresult cuLinkCreate_v2_resolve(unsigned int a0, CUjit_option *a1, void 
 
 /* cuLinkDestroy */
 typedef CUresult (*cuLinkDestroy_fn)(CUlinkState a0);
-static CUresult cuLinkDestroy_resolve(CUlinkState a0);
-static _Atomic(cuLinkDestroy_fn) cuLinkDestroy_slot = cuLinkDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuLinkDestroy(CUlinkState a0)
-{
-	return atomic_load_explicit(&cuLinkDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuLinkDestroy_unavailable(CUlinkState a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuLinkDestroy]);
+}
+static CUresult cuLinkDestroy_resolve(CUlinkState a0);
+static _Atomic(cuLinkDestroy_fn) cuLinkDestroy_slot = cuLinkDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuLinkDestroy(CUlinkState a0)
+{
+	return atomic_load_explicit(&cuLinkDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuLinkDestroy_resolve(CUlinkState a0)
 {
@@ -8747,18 +9143,18 @@ static CUresult cuLinkDestroy_resolve(CUlinkState a0)
 
 /* cuMemAddressFree */
 typedef CUresult (*cuMemAddressFree_fn)(CUdeviceptr a0, size_t a1);
-static CUresult cuMemAddressFree_resolve(CUdeviceptr a0, size_t a1);
-static _Atomic(cuMemAddressFree_fn) cuMemAddressFree_slot = cuMemAddressFree_resolve;
-CUDASTUB_EXPORT CUresult cuMemAddressFree(CUdeviceptr a0, size_t a1)
-{
-	return atomic_load_explicit(&cuMemAddressFree_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemAddressFree_unavailable(CUdeviceptr a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAddressFree]);
+}
+static CUresult cuMemAddressFree_resolve(CUdeviceptr a0, size_t a1);
+static _Atomic(cuMemAddressFree_fn) cuMemAddressFree_slot = cuMemAddressFree_resolve;
+CUDASTUB_EXPORT CUresult cuMemAddressFree(CUdeviceptr a0, size_t a1)
+{
+	return atomic_load_explicit(&cuMemAddressFree_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemAddressFree_resolve(CUdeviceptr a0, size_t a1)
 {
@@ -8773,12 +9169,6 @@ static CUresult cuMemAddressFree_resolve(CUdeviceptr a0, size_t a1)
 
 /* cuMemAddressReserve */
 typedef CUresult (*cuMemAddressReserve_fn)(CUdeviceptr *a0, size_t a1, size_t a2, CUdeviceptr a3, unsigned long long a4);
-static CUresult cuMemAddressReserve_resolve(CUdeviceptr *a0, size_t a1, size_t a2, CUdeviceptr a3, unsigned long long a4);
-static _Atomic(cuMemAddressReserve_fn) cuMemAddressReserve_slot = cuMemAddressReserve_resolve;
-CUDASTUB_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *a0, size_t a1, size_t a2, CUdeviceptr a3, unsigned long long a4)
-{
-	return atomic_load_explicit(&cuMemAddressReserve_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemAddressReserve_unavailable(CUdeviceptr *a0, size_t a1, size_t a2, CUdeviceptr a3, unsigned long long a4)
 {
 	(void)a0;
@@ -8788,6 +9178,12 @@ static CUresult cuMemAddressReserve_unavailable(CUdeviceptr *a0, size_t a1, size
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAddressReserve]);
+}
+static CUresult cuMemAddressReserve_resolve(CUdeviceptr *a0, size_t a1, size_t a2, CUdeviceptr a3, unsigned long long a4);
+static _Atomic(cuMemAddressReserve_fn) cuMemAddressReserve_slot = cuMemAddressReserve_resolve;
+CUDASTUB_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *a0, size_t a1, size_t a2, CUdeviceptr a3, unsigned long long a4)
+{
+	return atomic_load_explicit(&cuMemAddressReserve_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemAddressReserve_resolve(CUdeviceptr *a0, size_t a1, size_t a2, CUdeviceptr a3, unsigned long long a4)
 {
@@ -8802,12 +9198,6 @@ static CUresult cuMemAddressReserve_resolve(CUdeviceptr *a0, size_t a1, size_t a
 
 /* cuMemAdvise */
 typedef CUresult (*cuMemAdvise_fn)(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3);
-static CUresult cuMemAdvise_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3);
-static _Atomic(cuMemAdvise_fn) cuMemAdvise_slot = cuMemAdvise_resolve;
-CUDASTUB_EXPORT CUresult cuMemAdvise(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3)
-{
-	return atomic_load_explicit(&cuMemAdvise_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemAdvise_unavailable(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3)
 {
 	(void)a0;
@@ -8816,6 +9206,12 @@ static CUresult cuMemAdvise_unavailable(CUdeviceptr a0, size_t a1, CUmem_advise 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAdvise]);
+}
+static CUresult cuMemAdvise_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3);
+static _Atomic(cuMemAdvise_fn) cuMemAdvise_slot = cuMemAdvise_resolve;
+CUDASTUB_EXPORT CUresult cuMemAdvise(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3)
+{
+	return atomic_load_explicit(&cuMemAdvise_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemAdvise_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUdevice a3)
 {
@@ -8830,12 +9226,6 @@ static CUresult cuMemAdvise_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, 
 
 /* cuMemAdvise_v2 */
 typedef CUresult (*cuMemAdvise_v2_fn)(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUmemLocation a3);
-static CUresult cuMemAdvise_v2_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUmemLocation a3);
-static _Atomic(cuMemAdvise_v2_fn) cuMemAdvise_v2_slot = cuMemAdvise_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUmemLocation a3)
-{
-	return atomic_load_explicit(&cuMemAdvise_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemAdvise_v2_unavailable(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUmemLocation a3)
 {
 	(void)a0;
@@ -8844,6 +9234,44 @@ static CUresult cuMemAdvise_v2_unavailable(CUdeviceptr a0, size_t a1, CUmem_advi
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAdvise_v2]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemAdvise_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemAdvise_v2 = cudastub_cuda_resolve_cuMemAdvise_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemAdvise_v2(void);
+void *cudastub_cuda_bind_cuMemAdvise_v2(void)
+{
+	cuMemAdvise_v2_fn fn = (cuMemAdvise_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemAdvise_v2]);
+
+	if (!fn)
+		fn = cuMemAdvise_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemAdvise_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemAdvise_v2\n"
+	"	.type cuMemAdvise_v2, @function\n"
+	"cuMemAdvise_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuMemAdvise_v2(%rip)\n"
+	"	.size cuMemAdvise_v2, .-cuMemAdvise_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemAdvise_v2\n"
+	"	.type cudastub_cuda_resolve_cuMemAdvise_v2, @function\n"
+	"cudastub_cuda_resolve_cuMemAdvise_v2:\n"
+	"	lea cudastub_cuda_bind_cuMemAdvise_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemAdvise_v2, .-cudastub_cuda_resolve_cuMemAdvise_v2\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuMemAdvise_v2_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUmemLocation a3);
+static _Atomic(cuMemAdvise_v2_fn) cuMemAdvise_v2_slot = cuMemAdvise_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUmemLocation a3)
+{
+	return atomic_load_explicit(&cuMemAdvise_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemAdvise_v2_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, CUmemLocation a3)
 {
@@ -8855,21 +9283,22 @@ static CUresult cuMemAdvise_v2_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a
 	atomic_store_explicit(&cuMemAdvise_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cuMemAlloc */
 typedef CUresult (*cuMemAlloc_fn)(CUdeviceptr_v1 *a0, unsigned int a1);
-static CUresult cuMemAlloc_resolve(CUdeviceptr_v1 *a0, unsigned int a1);
-static _Atomic(cuMemAlloc_fn) cuMemAlloc_slot = cuMemAlloc_resolve;
-CUDASTUB_EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuMemAlloc_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemAlloc_unavailable(CUdeviceptr_v1 *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAlloc]);
+}
+static CUresult cuMemAlloc_resolve(CUdeviceptr_v1 *a0, unsigned int a1);
+static _Atomic(cuMemAlloc_fn) cuMemAlloc_slot = cuMemAlloc_resolve;
+CUDASTUB_EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuMemAlloc_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemAlloc_resolve(CUdeviceptr_v1 *a0, unsigned int a1)
 {
@@ -8884,12 +9313,6 @@ static CUresult cuMemAlloc_resolve(CUdeviceptr_v1 *a0, unsigned int a1)
 
 /* cuMemAllocAsync */
 typedef CUresult (*cuMemAllocAsync_fn)(CUdeviceptr *a0, size_t a1, CUstream a2);
-static CUresult cuMemAllocAsync_resolve(CUdeviceptr *a0, size_t a1, CUstream a2);
-static _Atomic(cuMemAllocAsync_fn) cuMemAllocAsync_slot = cuMemAllocAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *a0, size_t a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuMemAllocAsync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemAllocAsync_unavailable(CUdeviceptr *a0, size_t a1, CUstream a2)
 {
 	(void)a0;
@@ -8897,6 +9320,12 @@ static CUresult cuMemAllocAsync_unavailable(CUdeviceptr *a0, size_t a1, CUstream
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocAsync]);
+}
+static CUresult cuMemAllocAsync_resolve(CUdeviceptr *a0, size_t a1, CUstream a2);
+static _Atomic(cuMemAllocAsync_fn) cuMemAllocAsync_slot = cuMemAllocAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *a0, size_t a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuMemAllocAsync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemAllocAsync_resolve(CUdeviceptr *a0, size_t a1, CUstream a2)
 {
@@ -8911,12 +9340,6 @@ static CUresult cuMemAllocAsync_resolve(CUdeviceptr *a0, size_t a1, CUstream a2)
 
 /* cuMemAllocAsync_ptsz */
 typedef CUresult (*cuMemAllocAsync_ptsz_fn)(CUdeviceptr *a0, size_t a1, CUstream a2);
-static CUresult cuMemAllocAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUstream a2);
-static _Atomic(cuMemAllocAsync_ptsz_fn) cuMemAllocAsync_ptsz_slot = cuMemAllocAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *a0, size_t a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuMemAllocAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemAllocAsync_ptsz_unavailable(CUdeviceptr *a0, size_t a1, CUstream a2)
 {
 	(void)a0;
@@ -8924,6 +9347,12 @@ static CUresult cuMemAllocAsync_ptsz_unavailable(CUdeviceptr *a0, size_t a1, CUs
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocAsync_ptsz]);
+}
+static CUresult cuMemAllocAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUstream a2);
+static _Atomic(cuMemAllocAsync_ptsz_fn) cuMemAllocAsync_ptsz_slot = cuMemAllocAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *a0, size_t a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuMemAllocAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemAllocAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUstream a2)
 {
@@ -8938,12 +9367,6 @@ static CUresult cuMemAllocAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUstrea
 
 /* cuMemAllocFromPoolAsync */
 typedef CUresult (*cuMemAllocFromPoolAsync_fn)(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3);
-static CUresult cuMemAllocFromPoolAsync_resolve(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3);
-static _Atomic(cuMemAllocFromPoolAsync_fn) cuMemAllocFromPoolAsync_slot = cuMemAllocFromPoolAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemAllocFromPoolAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemAllocFromPoolAsync_unavailable(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
 {
 	(void)a0;
@@ -8952,6 +9375,12 @@ static CUresult cuMemAllocFromPoolAsync_unavailable(CUdeviceptr *a0, size_t a1, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocFromPoolAsync]);
+}
+static CUresult cuMemAllocFromPoolAsync_resolve(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3);
+static _Atomic(cuMemAllocFromPoolAsync_fn) cuMemAllocFromPoolAsync_slot = cuMemAllocFromPoolAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemAllocFromPoolAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemAllocFromPoolAsync_resolve(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
 {
@@ -8966,12 +9395,6 @@ static CUresult cuMemAllocFromPoolAsync_resolve(CUdeviceptr *a0, size_t a1, CUme
 
 /* cuMemAllocFromPoolAsync_ptsz */
 typedef CUresult (*cuMemAllocFromPoolAsync_ptsz_fn)(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3);
-static CUresult cuMemAllocFromPoolAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3);
-static _Atomic(cuMemAllocFromPoolAsync_ptsz_fn) cuMemAllocFromPoolAsync_ptsz_slot = cuMemAllocFromPoolAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemAllocFromPoolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemAllocFromPoolAsync_ptsz_unavailable(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
 {
 	(void)a0;
@@ -8980,6 +9403,12 @@ static CUresult cuMemAllocFromPoolAsync_ptsz_unavailable(CUdeviceptr *a0, size_t
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocFromPoolAsync_ptsz]);
+}
+static CUresult cuMemAllocFromPoolAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3);
+static _Atomic(cuMemAllocFromPoolAsync_ptsz_fn) cuMemAllocFromPoolAsync_ptsz_slot = cuMemAllocFromPoolAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemAllocFromPoolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemAllocFromPoolAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUmemoryPool a2, CUstream a3)
 {
@@ -8994,18 +9423,18 @@ static CUresult cuMemAllocFromPoolAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1,
 
 /* cuMemAllocHost */
 typedef CUresult (*cuMemAllocHost_fn)(void **a0, unsigned int a1);
-static CUresult cuMemAllocHost_resolve(void **a0, unsigned int a1);
-static _Atomic(cuMemAllocHost_fn) cuMemAllocHost_slot = cuMemAllocHost_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocHost(void **a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuMemAllocHost_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemAllocHost_unavailable(void **a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocHost]);
+}
+static CUresult cuMemAllocHost_resolve(void **a0, unsigned int a1);
+static _Atomic(cuMemAllocHost_fn) cuMemAllocHost_slot = cuMemAllocHost_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocHost(void **a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuMemAllocHost_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemAllocHost_resolve(void **a0, unsigned int a1)
 {
@@ -9020,18 +9449,18 @@ static CUresult cuMemAllocHost_resolve(void **a0, unsigned int a1)
 
 /* cuMemAllocHost_v2 */
 typedef CUresult (*cuMemAllocHost_v2_fn)(void **a0, size_t a1);
-static CUresult cuMemAllocHost_v2_resolve(void **a0, size_t a1);
-static _Atomic(cuMemAllocHost_v2_fn) cuMemAllocHost_v2_slot = cuMemAllocHost_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocHost_v2(void **a0, size_t a1)
-{
-	return atomic_load_explicit(&cuMemAllocHost_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemAllocHost_v2_unavailable(void **a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocHost_v2]);
+}
+static CUresult cuMemAllocHost_v2_resolve(void **a0, size_t a1);
+static _Atomic(cuMemAllocHost_v2_fn) cuMemAllocHost_v2_slot = cuMemAllocHost_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocHost_v2(void **a0, size_t a1)
+{
+	return atomic_load_explicit(&cuMemAllocHost_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemAllocHost_v2_resolve(void **a0, size_t a1)
 {
@@ -9046,12 +9475,6 @@ static CUresult cuMemAllocHost_v2_resolve(void **a0, size_t a1)
 
 /* cuMemAllocManaged */
 typedef CUresult (*cuMemAllocManaged_fn)(CUdeviceptr *a0, size_t a1, unsigned int a2);
-static CUresult cuMemAllocManaged_resolve(CUdeviceptr *a0, size_t a1, unsigned int a2);
-static _Atomic(cuMemAllocManaged_fn) cuMemAllocManaged_slot = cuMemAllocManaged_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemAllocManaged_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemAllocManaged_unavailable(CUdeviceptr *a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -9059,6 +9482,12 @@ static CUresult cuMemAllocManaged_unavailable(CUdeviceptr *a0, size_t a1, unsign
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocManaged]);
+}
+static CUresult cuMemAllocManaged_resolve(CUdeviceptr *a0, size_t a1, unsigned int a2);
+static _Atomic(cuMemAllocManaged_fn) cuMemAllocManaged_slot = cuMemAllocManaged_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemAllocManaged_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemAllocManaged_resolve(CUdeviceptr *a0, size_t a1, unsigned int a2)
 {
@@ -9073,12 +9502,6 @@ static CUresult cuMemAllocManaged_resolve(CUdeviceptr *a0, size_t a1, unsigned i
 
 /* cuMemAllocPitch */
 typedef CUresult (*cuMemAllocPitch_fn)(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2, unsigned int a3, unsigned int a4);
-static CUresult cuMemAllocPitch_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2, unsigned int a3, unsigned int a4);
-static _Atomic(cuMemAllocPitch_fn) cuMemAllocPitch_slot = cuMemAllocPitch_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocPitch(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuMemAllocPitch_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemAllocPitch_unavailable(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -9088,6 +9511,12 @@ static CUresult cuMemAllocPitch_unavailable(CUdeviceptr_v1 *a0, unsigned int *a1
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocPitch]);
+}
+static CUresult cuMemAllocPitch_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2, unsigned int a3, unsigned int a4);
+static _Atomic(cuMemAllocPitch_fn) cuMemAllocPitch_slot = cuMemAllocPitch_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocPitch(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuMemAllocPitch_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemAllocPitch_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, unsigned int a2, unsigned int a3, unsigned int a4)
 {
@@ -9102,12 +9531,6 @@ static CUresult cuMemAllocPitch_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, un
 
 /* cuMemAllocPitch_v2 */
 typedef CUresult (*cuMemAllocPitch_v2_fn)(CUdeviceptr *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4);
-static CUresult cuMemAllocPitch_v2_resolve(CUdeviceptr *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4);
-static _Atomic(cuMemAllocPitch_v2_fn) cuMemAllocPitch_v2_slot = cuMemAllocPitch_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuMemAllocPitch_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemAllocPitch_v2_unavailable(CUdeviceptr *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -9117,6 +9540,12 @@ static CUresult cuMemAllocPitch_v2_unavailable(CUdeviceptr *a0, size_t *a1, size
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAllocPitch_v2]);
+}
+static CUresult cuMemAllocPitch_v2_resolve(CUdeviceptr *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4);
+static _Atomic(cuMemAllocPitch_v2_fn) cuMemAllocPitch_v2_slot = cuMemAllocPitch_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuMemAllocPitch_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemAllocPitch_v2_resolve(CUdeviceptr *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4)
 {
@@ -9131,18 +9560,18 @@ static CUresult cuMemAllocPitch_v2_resolve(CUdeviceptr *a0, size_t *a1, size_t a
 
 /* cuMemAlloc_v2 */
 typedef CUresult (*cuMemAlloc_v2_fn)(CUdeviceptr *a0, size_t a1);
-static CUresult cuMemAlloc_v2_resolve(CUdeviceptr *a0, size_t a1);
-static _Atomic(cuMemAlloc_v2_fn) cuMemAlloc_v2_slot = cuMemAlloc_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *a0, size_t a1)
-{
-	return atomic_load_explicit(&cuMemAlloc_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemAlloc_v2_unavailable(CUdeviceptr *a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemAlloc_v2]);
+}
+static CUresult cuMemAlloc_v2_resolve(CUdeviceptr *a0, size_t a1);
+static _Atomic(cuMemAlloc_v2_fn) cuMemAlloc_v2_slot = cuMemAlloc_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *a0, size_t a1)
+{
+	return atomic_load_explicit(&cuMemAlloc_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemAlloc_v2_resolve(CUdeviceptr *a0, size_t a1)
 {
@@ -9157,12 +9586,6 @@ static CUresult cuMemAlloc_v2_resolve(CUdeviceptr *a0, size_t a1)
 
 /* cuMemCreate */
 typedef CUresult (*cuMemCreate_fn)(CUmemGenericAllocationHandle *a0, size_t a1, const CUmemAllocationProp *a2, unsigned long long a3);
-static CUresult cuMemCreate_resolve(CUmemGenericAllocationHandle *a0, size_t a1, const CUmemAllocationProp *a2, unsigned long long a3);
-static _Atomic(cuMemCreate_fn) cuMemCreate_slot = cuMemCreate_resolve;
-CUDASTUB_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *a0, size_t a1, const CUmemAllocationProp *a2, unsigned long long a3)
-{
-	return atomic_load_explicit(&cuMemCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemCreate_unavailable(CUmemGenericAllocationHandle *a0, size_t a1, const CUmemAllocationProp *a2, unsigned long long a3)
 {
 	(void)a0;
@@ -9171,6 +9594,12 @@ static CUresult cuMemCreate_unavailable(CUmemGenericAllocationHandle *a0, size_t
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemCreate]);
+}
+static CUresult cuMemCreate_resolve(CUmemGenericAllocationHandle *a0, size_t a1, const CUmemAllocationProp *a2, unsigned long long a3);
+static _Atomic(cuMemCreate_fn) cuMemCreate_slot = cuMemCreate_resolve;
+CUDASTUB_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *a0, size_t a1, const CUmemAllocationProp *a2, unsigned long long a3)
+{
+	return atomic_load_explicit(&cuMemCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemCreate_resolve(CUmemGenericAllocationHandle *a0, size_t a1, const CUmemAllocationProp *a2, unsigned long long a3)
 {
@@ -9185,12 +9614,6 @@ static CUresult cuMemCreate_resolve(CUmemGenericAllocationHandle *a0, size_t a1,
 
 /* cuMemExportToShareableHandle */
 typedef CUresult (*cuMemExportToShareableHandle_fn)(void *a0, CUmemGenericAllocationHandle a1, CUmemAllocationHandleType a2, unsigned long long a3);
-static CUresult cuMemExportToShareableHandle_resolve(void *a0, CUmemGenericAllocationHandle a1, CUmemAllocationHandleType a2, unsigned long long a3);
-static _Atomic(cuMemExportToShareableHandle_fn) cuMemExportToShareableHandle_slot = cuMemExportToShareableHandle_resolve;
-CUDASTUB_EXPORT CUresult cuMemExportToShareableHandle(void *a0, CUmemGenericAllocationHandle a1, CUmemAllocationHandleType a2, unsigned long long a3)
-{
-	return atomic_load_explicit(&cuMemExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemExportToShareableHandle_unavailable(void *a0, CUmemGenericAllocationHandle a1, CUmemAllocationHandleType a2, unsigned long long a3)
 {
 	(void)a0;
@@ -9199,6 +9622,12 @@ static CUresult cuMemExportToShareableHandle_unavailable(void *a0, CUmemGenericA
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemExportToShareableHandle]);
+}
+static CUresult cuMemExportToShareableHandle_resolve(void *a0, CUmemGenericAllocationHandle a1, CUmemAllocationHandleType a2, unsigned long long a3);
+static _Atomic(cuMemExportToShareableHandle_fn) cuMemExportToShareableHandle_slot = cuMemExportToShareableHandle_resolve;
+CUDASTUB_EXPORT CUresult cuMemExportToShareableHandle(void *a0, CUmemGenericAllocationHandle a1, CUmemAllocationHandleType a2, unsigned long long a3)
+{
+	return atomic_load_explicit(&cuMemExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemExportToShareableHandle_resolve(void *a0, CUmemGenericAllocationHandle a1, CUmemAllocationHandleType a2, unsigned long long a3)
 {
@@ -9213,17 +9642,17 @@ static CUresult cuMemExportToShareableHandle_resolve(void *a0, CUmemGenericAlloc
 
 /* cuMemFree */
 typedef CUresult (*cuMemFree_fn)(CUdeviceptr_v1 a0);
-static CUresult cuMemFree_resolve(CUdeviceptr_v1 a0);
-static _Atomic(cuMemFree_fn) cuMemFree_slot = cuMemFree_resolve;
-CUDASTUB_EXPORT CUresult cuMemFree(CUdeviceptr_v1 a0)
-{
-	return atomic_load_explicit(&cuMemFree_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemFree_unavailable(CUdeviceptr_v1 a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemFree]);
+}
+static CUresult cuMemFree_resolve(CUdeviceptr_v1 a0);
+static _Atomic(cuMemFree_fn) cuMemFree_slot = cuMemFree_resolve;
+CUDASTUB_EXPORT CUresult cuMemFree(CUdeviceptr_v1 a0)
+{
+	return atomic_load_explicit(&cuMemFree_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemFree_resolve(CUdeviceptr_v1 a0)
 {
@@ -9238,18 +9667,18 @@ static CUresult cuMemFree_resolve(CUdeviceptr_v1 a0)
 
 /* cuMemFreeAsync */
 typedef CUresult (*cuMemFreeAsync_fn)(CUdeviceptr a0, CUstream a1);
-static CUresult cuMemFreeAsync_resolve(CUdeviceptr a0, CUstream a1);
-static _Atomic(cuMemFreeAsync_fn) cuMemFreeAsync_slot = cuMemFreeAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemFreeAsync(CUdeviceptr a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemFreeAsync_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemFreeAsync_unavailable(CUdeviceptr a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemFreeAsync]);
+}
+static CUresult cuMemFreeAsync_resolve(CUdeviceptr a0, CUstream a1);
+static _Atomic(cuMemFreeAsync_fn) cuMemFreeAsync_slot = cuMemFreeAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemFreeAsync(CUdeviceptr a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemFreeAsync_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemFreeAsync_resolve(CUdeviceptr a0, CUstream a1)
 {
@@ -9264,18 +9693,18 @@ static CUresult cuMemFreeAsync_resolve(CUdeviceptr a0, CUstream a1)
 
 /* cuMemFreeAsync_ptsz */
 typedef CUresult (*cuMemFreeAsync_ptsz_fn)(CUdeviceptr a0, CUstream a1);
-static CUresult cuMemFreeAsync_ptsz_resolve(CUdeviceptr a0, CUstream a1);
-static _Atomic(cuMemFreeAsync_ptsz_fn) cuMemFreeAsync_ptsz_slot = cuMemFreeAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemFreeAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemFreeAsync_ptsz_unavailable(CUdeviceptr a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemFreeAsync_ptsz]);
+}
+static CUresult cuMemFreeAsync_ptsz_resolve(CUdeviceptr a0, CUstream a1);
+static _Atomic(cuMemFreeAsync_ptsz_fn) cuMemFreeAsync_ptsz_slot = cuMemFreeAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemFreeAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemFreeAsync_ptsz_resolve(CUdeviceptr a0, CUstream a1)
 {
@@ -9290,17 +9719,17 @@ static CUresult cuMemFreeAsync_ptsz_resolve(CUdeviceptr a0, CUstream a1)
 
 /* cuMemFreeHost */
 typedef CUresult (*cuMemFreeHost_fn)(void *a0);
-static CUresult cuMemFreeHost_resolve(void *a0);
-static _Atomic(cuMemFreeHost_fn) cuMemFreeHost_slot = cuMemFreeHost_resolve;
-CUDASTUB_EXPORT CUresult cuMemFreeHost(void *a0)
-{
-	return atomic_load_explicit(&cuMemFreeHost_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemFreeHost_unavailable(void *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemFreeHost]);
+}
+static CUresult cuMemFreeHost_resolve(void *a0);
+static _Atomic(cuMemFreeHost_fn) cuMemFreeHost_slot = cuMemFreeHost_resolve;
+CUDASTUB_EXPORT CUresult cuMemFreeHost(void *a0)
+{
+	return atomic_load_explicit(&cuMemFreeHost_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemFreeHost_resolve(void *a0)
 {
@@ -9315,17 +9744,17 @@ static CUresult cuMemFreeHost_resolve(void *a0)
 
 /* cuMemFree_v2 */
 typedef CUresult (*cuMemFree_v2_fn)(CUdeviceptr a0);
-static CUresult cuMemFree_v2_resolve(CUdeviceptr a0);
-static _Atomic(cuMemFree_v2_fn) cuMemFree_v2_slot = cuMemFree_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemFree_v2(CUdeviceptr a0)
-{
-	return atomic_load_explicit(&cuMemFree_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemFree_v2_unavailable(CUdeviceptr a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemFree_v2]);
+}
+static CUresult cuMemFree_v2_resolve(CUdeviceptr a0);
+static _Atomic(cuMemFree_v2_fn) cuMemFree_v2_slot = cuMemFree_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemFree_v2(CUdeviceptr a0)
+{
+	return atomic_load_explicit(&cuMemFree_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemFree_v2_resolve(CUdeviceptr a0)
 {
@@ -9340,12 +9769,6 @@ static CUresult cuMemFree_v2_resolve(CUdeviceptr a0)
 
 /* cuMemGetAccess */
 typedef CUresult (*cuMemGetAccess_fn)(unsigned long long *a0, const CUmemLocation *a1, CUdeviceptr a2);
-static CUresult cuMemGetAccess_resolve(unsigned long long *a0, const CUmemLocation *a1, CUdeviceptr a2);
-static _Atomic(cuMemGetAccess_fn) cuMemGetAccess_slot = cuMemGetAccess_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetAccess(unsigned long long *a0, const CUmemLocation *a1, CUdeviceptr a2)
-{
-	return atomic_load_explicit(&cuMemGetAccess_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemGetAccess_unavailable(unsigned long long *a0, const CUmemLocation *a1, CUdeviceptr a2)
 {
 	(void)a0;
@@ -9353,6 +9776,12 @@ static CUresult cuMemGetAccess_unavailable(unsigned long long *a0, const CUmemLo
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetAccess]);
+}
+static CUresult cuMemGetAccess_resolve(unsigned long long *a0, const CUmemLocation *a1, CUdeviceptr a2);
+static _Atomic(cuMemGetAccess_fn) cuMemGetAccess_slot = cuMemGetAccess_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetAccess(unsigned long long *a0, const CUmemLocation *a1, CUdeviceptr a2)
+{
+	return atomic_load_explicit(&cuMemGetAccess_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemGetAccess_resolve(unsigned long long *a0, const CUmemLocation *a1, CUdeviceptr a2)
 {
@@ -9367,12 +9796,6 @@ static CUresult cuMemGetAccess_resolve(unsigned long long *a0, const CUmemLocati
 
 /* cuMemGetAddressRange */
 typedef CUresult (*cuMemGetAddressRange_fn)(CUdeviceptr_v1 *a0, unsigned int *a1, CUdeviceptr_v1 a2);
-static CUresult cuMemGetAddressRange_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUdeviceptr_v1 a2);
-static _Atomic(cuMemGetAddressRange_fn) cuMemGetAddressRange_slot = cuMemGetAddressRange_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetAddressRange(CUdeviceptr_v1 *a0, unsigned int *a1, CUdeviceptr_v1 a2)
-{
-	return atomic_load_explicit(&cuMemGetAddressRange_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemGetAddressRange_unavailable(CUdeviceptr_v1 *a0, unsigned int *a1, CUdeviceptr_v1 a2)
 {
 	(void)a0;
@@ -9380,6 +9803,12 @@ static CUresult cuMemGetAddressRange_unavailable(CUdeviceptr_v1 *a0, unsigned in
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetAddressRange]);
+}
+static CUresult cuMemGetAddressRange_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUdeviceptr_v1 a2);
+static _Atomic(cuMemGetAddressRange_fn) cuMemGetAddressRange_slot = cuMemGetAddressRange_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetAddressRange(CUdeviceptr_v1 *a0, unsigned int *a1, CUdeviceptr_v1 a2)
+{
+	return atomic_load_explicit(&cuMemGetAddressRange_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemGetAddressRange_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUdeviceptr_v1 a2)
 {
@@ -9394,12 +9823,6 @@ static CUresult cuMemGetAddressRange_resolve(CUdeviceptr_v1 *a0, unsigned int *a
 
 /* cuMemGetAddressRange_v2 */
 typedef CUresult (*cuMemGetAddressRange_v2_fn)(CUdeviceptr *a0, size_t *a1, CUdeviceptr a2);
-static CUresult cuMemGetAddressRange_v2_resolve(CUdeviceptr *a0, size_t *a1, CUdeviceptr a2);
-static _Atomic(cuMemGetAddressRange_v2_fn) cuMemGetAddressRange_v2_slot = cuMemGetAddressRange_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *a0, size_t *a1, CUdeviceptr a2)
-{
-	return atomic_load_explicit(&cuMemGetAddressRange_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemGetAddressRange_v2_unavailable(CUdeviceptr *a0, size_t *a1, CUdeviceptr a2)
 {
 	(void)a0;
@@ -9407,6 +9830,12 @@ static CUresult cuMemGetAddressRange_v2_unavailable(CUdeviceptr *a0, size_t *a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetAddressRange_v2]);
+}
+static CUresult cuMemGetAddressRange_v2_resolve(CUdeviceptr *a0, size_t *a1, CUdeviceptr a2);
+static _Atomic(cuMemGetAddressRange_v2_fn) cuMemGetAddressRange_v2_slot = cuMemGetAddressRange_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *a0, size_t *a1, CUdeviceptr a2)
+{
+	return atomic_load_explicit(&cuMemGetAddressRange_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemGetAddressRange_v2_resolve(CUdeviceptr *a0, size_t *a1, CUdeviceptr a2)
 {
@@ -9421,12 +9850,6 @@ static CUresult cuMemGetAddressRange_v2_resolve(CUdeviceptr *a0, size_t *a1, CUd
 
 /* cuMemGetAllocationGranularity */
 typedef CUresult (*cuMemGetAllocationGranularity_fn)(size_t *a0, const CUmemAllocationProp *a1, CUmemAllocationGranularity_flags a2);
-static CUresult cuMemGetAllocationGranularity_resolve(size_t *a0, const CUmemAllocationProp *a1, CUmemAllocationGranularity_flags a2);
-static _Atomic(cuMemGetAllocationGranularity_fn) cuMemGetAllocationGranularity_slot = cuMemGetAllocationGranularity_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetAllocationGranularity(size_t *a0, const CUmemAllocationProp *a1, CUmemAllocationGranularity_flags a2)
-{
-	return atomic_load_explicit(&cuMemGetAllocationGranularity_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemGetAllocationGranularity_unavailable(size_t *a0, const CUmemAllocationProp *a1, CUmemAllocationGranularity_flags a2)
 {
 	(void)a0;
@@ -9434,6 +9857,12 @@ static CUresult cuMemGetAllocationGranularity_unavailable(size_t *a0, const CUme
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetAllocationGranularity]);
+}
+static CUresult cuMemGetAllocationGranularity_resolve(size_t *a0, const CUmemAllocationProp *a1, CUmemAllocationGranularity_flags a2);
+static _Atomic(cuMemGetAllocationGranularity_fn) cuMemGetAllocationGranularity_slot = cuMemGetAllocationGranularity_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetAllocationGranularity(size_t *a0, const CUmemAllocationProp *a1, CUmemAllocationGranularity_flags a2)
+{
+	return atomic_load_explicit(&cuMemGetAllocationGranularity_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemGetAllocationGranularity_resolve(size_t *a0, const CUmemAllocationProp *a1, CUmemAllocationGranularity_flags a2)
 {
@@ -9448,18 +9877,18 @@ static CUresult cuMemGetAllocationGranularity_resolve(size_t *a0, const CUmemAll
 
 /* cuMemGetAllocationPropertiesFromHandle */
 typedef CUresult (*cuMemGetAllocationPropertiesFromHandle_fn)(CUmemAllocationProp *a0, CUmemGenericAllocationHandle a1);
-static CUresult cuMemGetAllocationPropertiesFromHandle_resolve(CUmemAllocationProp *a0, CUmemGenericAllocationHandle a1);
-static _Atomic(cuMemGetAllocationPropertiesFromHandle_fn) cuMemGetAllocationPropertiesFromHandle_slot = cuMemGetAllocationPropertiesFromHandle_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *a0, CUmemGenericAllocationHandle a1)
-{
-	return atomic_load_explicit(&cuMemGetAllocationPropertiesFromHandle_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemGetAllocationPropertiesFromHandle_unavailable(CUmemAllocationProp *a0, CUmemGenericAllocationHandle a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetAllocationPropertiesFromHandle]);
+}
+static CUresult cuMemGetAllocationPropertiesFromHandle_resolve(CUmemAllocationProp *a0, CUmemGenericAllocationHandle a1);
+static _Atomic(cuMemGetAllocationPropertiesFromHandle_fn) cuMemGetAllocationPropertiesFromHandle_slot = cuMemGetAllocationPropertiesFromHandle_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *a0, CUmemGenericAllocationHandle a1)
+{
+	return atomic_load_explicit(&cuMemGetAllocationPropertiesFromHandle_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemGetAllocationPropertiesFromHandle_resolve(CUmemAllocationProp *a0, CUmemGenericAllocationHandle a1)
 {
@@ -9474,12 +9903,6 @@ static CUresult cuMemGetAllocationPropertiesFromHandle_resolve(CUmemAllocationPr
 
 /* cuMemGetHandleForAddressRange */
 typedef CUresult (*cuMemGetHandleForAddressRange_fn)(void *a0, CUdeviceptr a1, size_t a2, CUmemRangeHandleType a3, unsigned long long a4);
-static CUresult cuMemGetHandleForAddressRange_resolve(void *a0, CUdeviceptr a1, size_t a2, CUmemRangeHandleType a3, unsigned long long a4);
-static _Atomic(cuMemGetHandleForAddressRange_fn) cuMemGetHandleForAddressRange_slot = cuMemGetHandleForAddressRange_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2, CUmemRangeHandleType a3, unsigned long long a4)
-{
-	return atomic_load_explicit(&cuMemGetHandleForAddressRange_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemGetHandleForAddressRange_unavailable(void *a0, CUdeviceptr a1, size_t a2, CUmemRangeHandleType a3, unsigned long long a4)
 {
 	(void)a0;
@@ -9489,6 +9912,12 @@ static CUresult cuMemGetHandleForAddressRange_unavailable(void *a0, CUdeviceptr 
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetHandleForAddressRange]);
+}
+static CUresult cuMemGetHandleForAddressRange_resolve(void *a0, CUdeviceptr a1, size_t a2, CUmemRangeHandleType a3, unsigned long long a4);
+static _Atomic(cuMemGetHandleForAddressRange_fn) cuMemGetHandleForAddressRange_slot = cuMemGetHandleForAddressRange_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetHandleForAddressRange(void *a0, CUdeviceptr a1, size_t a2, CUmemRangeHandleType a3, unsigned long long a4)
+{
+	return atomic_load_explicit(&cuMemGetHandleForAddressRange_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemGetHandleForAddressRange_resolve(void *a0, CUdeviceptr a1, size_t a2, CUmemRangeHandleType a3, unsigned long long a4)
 {
@@ -9503,18 +9932,18 @@ static CUresult cuMemGetHandleForAddressRange_resolve(void *a0, CUdeviceptr a1, 
 
 /* cuMemGetInfo */
 typedef CUresult (*cuMemGetInfo_fn)(unsigned int *a0, unsigned int *a1);
-static CUresult cuMemGetInfo_resolve(unsigned int *a0, unsigned int *a1);
-static _Atomic(cuMemGetInfo_fn) cuMemGetInfo_slot = cuMemGetInfo_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetInfo(unsigned int *a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cuMemGetInfo_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemGetInfo_unavailable(unsigned int *a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetInfo]);
+}
+static CUresult cuMemGetInfo_resolve(unsigned int *a0, unsigned int *a1);
+static _Atomic(cuMemGetInfo_fn) cuMemGetInfo_slot = cuMemGetInfo_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetInfo(unsigned int *a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cuMemGetInfo_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemGetInfo_resolve(unsigned int *a0, unsigned int *a1)
 {
@@ -9529,18 +9958,18 @@ static CUresult cuMemGetInfo_resolve(unsigned int *a0, unsigned int *a1)
 
 /* cuMemGetInfo_v2 */
 typedef CUresult (*cuMemGetInfo_v2_fn)(size_t *a0, size_t *a1);
-static CUresult cuMemGetInfo_v2_resolve(size_t *a0, size_t *a1);
-static _Atomic(cuMemGetInfo_v2_fn) cuMemGetInfo_v2_slot = cuMemGetInfo_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemGetInfo_v2(size_t *a0, size_t *a1)
-{
-	return atomic_load_explicit(&cuMemGetInfo_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemGetInfo_v2_unavailable(size_t *a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemGetInfo_v2]);
+}
+static CUresult cuMemGetInfo_v2_resolve(size_t *a0, size_t *a1);
+static _Atomic(cuMemGetInfo_v2_fn) cuMemGetInfo_v2_slot = cuMemGetInfo_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemGetInfo_v2(size_t *a0, size_t *a1)
+{
+	return atomic_load_explicit(&cuMemGetInfo_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemGetInfo_v2_resolve(size_t *a0, size_t *a1)
 {
@@ -9555,12 +9984,6 @@ static CUresult cuMemGetInfo_v2_resolve(size_t *a0, size_t *a1)
 
 /* cuMemHostAlloc */
 typedef CUresult (*cuMemHostAlloc_fn)(void **a0, size_t a1, unsigned int a2);
-static CUresult cuMemHostAlloc_resolve(void **a0, size_t a1, unsigned int a2);
-static _Atomic(cuMemHostAlloc_fn) cuMemHostAlloc_slot = cuMemHostAlloc_resolve;
-CUDASTUB_EXPORT CUresult cuMemHostAlloc(void **a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemHostAlloc_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemHostAlloc_unavailable(void **a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -9568,6 +9991,12 @@ static CUresult cuMemHostAlloc_unavailable(void **a0, size_t a1, unsigned int a2
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemHostAlloc]);
+}
+static CUresult cuMemHostAlloc_resolve(void **a0, size_t a1, unsigned int a2);
+static _Atomic(cuMemHostAlloc_fn) cuMemHostAlloc_slot = cuMemHostAlloc_resolve;
+CUDASTUB_EXPORT CUresult cuMemHostAlloc(void **a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemHostAlloc_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 {
@@ -9582,12 +10011,6 @@ static CUresult cuMemHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 
 /* cuMemHostGetDevicePointer */
 typedef CUresult (*cuMemHostGetDevicePointer_fn)(CUdeviceptr_v1 *a0, void *a1, unsigned int a2);
-static CUresult cuMemHostGetDevicePointer_resolve(CUdeviceptr_v1 *a0, void *a1, unsigned int a2);
-static _Atomic(cuMemHostGetDevicePointer_fn) cuMemHostGetDevicePointer_slot = cuMemHostGetDevicePointer_resolve;
-CUDASTUB_EXPORT CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *a0, void *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemHostGetDevicePointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemHostGetDevicePointer_unavailable(CUdeviceptr_v1 *a0, void *a1, unsigned int a2)
 {
 	(void)a0;
@@ -9595,6 +10018,12 @@ static CUresult cuMemHostGetDevicePointer_unavailable(CUdeviceptr_v1 *a0, void *
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemHostGetDevicePointer]);
+}
+static CUresult cuMemHostGetDevicePointer_resolve(CUdeviceptr_v1 *a0, void *a1, unsigned int a2);
+static _Atomic(cuMemHostGetDevicePointer_fn) cuMemHostGetDevicePointer_slot = cuMemHostGetDevicePointer_resolve;
+CUDASTUB_EXPORT CUresult cuMemHostGetDevicePointer(CUdeviceptr_v1 *a0, void *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemHostGetDevicePointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemHostGetDevicePointer_resolve(CUdeviceptr_v1 *a0, void *a1, unsigned int a2)
 {
@@ -9609,12 +10038,6 @@ static CUresult cuMemHostGetDevicePointer_resolve(CUdeviceptr_v1 *a0, void *a1, 
 
 /* cuMemHostGetDevicePointer_v2 */
 typedef CUresult (*cuMemHostGetDevicePointer_v2_fn)(CUdeviceptr *a0, void *a1, unsigned int a2);
-static CUresult cuMemHostGetDevicePointer_v2_resolve(CUdeviceptr *a0, void *a1, unsigned int a2);
-static _Atomic(cuMemHostGetDevicePointer_v2_fn) cuMemHostGetDevicePointer_v2_slot = cuMemHostGetDevicePointer_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *a0, void *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemHostGetDevicePointer_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemHostGetDevicePointer_v2_unavailable(CUdeviceptr *a0, void *a1, unsigned int a2)
 {
 	(void)a0;
@@ -9622,6 +10045,12 @@ static CUresult cuMemHostGetDevicePointer_v2_unavailable(CUdeviceptr *a0, void *
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemHostGetDevicePointer_v2]);
+}
+static CUresult cuMemHostGetDevicePointer_v2_resolve(CUdeviceptr *a0, void *a1, unsigned int a2);
+static _Atomic(cuMemHostGetDevicePointer_v2_fn) cuMemHostGetDevicePointer_v2_slot = cuMemHostGetDevicePointer_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *a0, void *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemHostGetDevicePointer_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemHostGetDevicePointer_v2_resolve(CUdeviceptr *a0, void *a1, unsigned int a2)
 {
@@ -9636,18 +10065,18 @@ static CUresult cuMemHostGetDevicePointer_v2_resolve(CUdeviceptr *a0, void *a1, 
 
 /* cuMemHostGetFlags */
 typedef CUresult (*cuMemHostGetFlags_fn)(unsigned int *a0, void *a1);
-static CUresult cuMemHostGetFlags_resolve(unsigned int *a0, void *a1);
-static _Atomic(cuMemHostGetFlags_fn) cuMemHostGetFlags_slot = cuMemHostGetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuMemHostGetFlags(unsigned int *a0, void *a1)
-{
-	return atomic_load_explicit(&cuMemHostGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemHostGetFlags_unavailable(unsigned int *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemHostGetFlags]);
+}
+static CUresult cuMemHostGetFlags_resolve(unsigned int *a0, void *a1);
+static _Atomic(cuMemHostGetFlags_fn) cuMemHostGetFlags_slot = cuMemHostGetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuMemHostGetFlags(unsigned int *a0, void *a1)
+{
+	return atomic_load_explicit(&cuMemHostGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemHostGetFlags_resolve(unsigned int *a0, void *a1)
 {
@@ -9662,12 +10091,6 @@ static CUresult cuMemHostGetFlags_resolve(unsigned int *a0, void *a1)
 
 /* cuMemHostRegister */
 typedef CUresult (*cuMemHostRegister_fn)(void *a0, size_t a1, unsigned int a2);
-static CUresult cuMemHostRegister_resolve(void *a0, size_t a1, unsigned int a2);
-static _Atomic(cuMemHostRegister_fn) cuMemHostRegister_slot = cuMemHostRegister_resolve;
-CUDASTUB_EXPORT CUresult cuMemHostRegister(void *a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemHostRegister_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemHostRegister_unavailable(void *a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -9675,6 +10098,12 @@ static CUresult cuMemHostRegister_unavailable(void *a0, size_t a1, unsigned int 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemHostRegister]);
+}
+static CUresult cuMemHostRegister_resolve(void *a0, size_t a1, unsigned int a2);
+static _Atomic(cuMemHostRegister_fn) cuMemHostRegister_slot = cuMemHostRegister_resolve;
+CUDASTUB_EXPORT CUresult cuMemHostRegister(void *a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemHostRegister_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemHostRegister_resolve(void *a0, size_t a1, unsigned int a2)
 {
@@ -9689,12 +10118,6 @@ static CUresult cuMemHostRegister_resolve(void *a0, size_t a1, unsigned int a2)
 
 /* cuMemHostRegister_v2 */
 typedef CUresult (*cuMemHostRegister_v2_fn)(void *a0, size_t a1, unsigned int a2);
-static CUresult cuMemHostRegister_v2_resolve(void *a0, size_t a1, unsigned int a2);
-static _Atomic(cuMemHostRegister_v2_fn) cuMemHostRegister_v2_slot = cuMemHostRegister_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemHostRegister_v2(void *a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemHostRegister_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemHostRegister_v2_unavailable(void *a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -9702,6 +10125,12 @@ static CUresult cuMemHostRegister_v2_unavailable(void *a0, size_t a1, unsigned i
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemHostRegister_v2]);
+}
+static CUresult cuMemHostRegister_v2_resolve(void *a0, size_t a1, unsigned int a2);
+static _Atomic(cuMemHostRegister_v2_fn) cuMemHostRegister_v2_slot = cuMemHostRegister_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemHostRegister_v2(void *a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemHostRegister_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemHostRegister_v2_resolve(void *a0, size_t a1, unsigned int a2)
 {
@@ -9716,17 +10145,17 @@ static CUresult cuMemHostRegister_v2_resolve(void *a0, size_t a1, unsigned int a
 
 /* cuMemHostUnregister */
 typedef CUresult (*cuMemHostUnregister_fn)(void *a0);
-static CUresult cuMemHostUnregister_resolve(void *a0);
-static _Atomic(cuMemHostUnregister_fn) cuMemHostUnregister_slot = cuMemHostUnregister_resolve;
-CUDASTUB_EXPORT CUresult cuMemHostUnregister(void *a0)
-{
-	return atomic_load_explicit(&cuMemHostUnregister_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemHostUnregister_unavailable(void *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemHostUnregister]);
+}
+static CUresult cuMemHostUnregister_resolve(void *a0);
+static _Atomic(cuMemHostUnregister_fn) cuMemHostUnregister_slot = cuMemHostUnregister_resolve;
+CUDASTUB_EXPORT CUresult cuMemHostUnregister(void *a0)
+{
+	return atomic_load_explicit(&cuMemHostUnregister_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemHostUnregister_resolve(void *a0)
 {
@@ -9741,12 +10170,6 @@ static CUresult cuMemHostUnregister_resolve(void *a0)
 
 /* cuMemImportFromShareableHandle */
 typedef CUresult (*cuMemImportFromShareableHandle_fn)(CUmemGenericAllocationHandle *a0, void *a1, CUmemAllocationHandleType a2);
-static CUresult cuMemImportFromShareableHandle_resolve(CUmemGenericAllocationHandle *a0, void *a1, CUmemAllocationHandleType a2);
-static _Atomic(cuMemImportFromShareableHandle_fn) cuMemImportFromShareableHandle_slot = cuMemImportFromShareableHandle_resolve;
-CUDASTUB_EXPORT CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *a0, void *a1, CUmemAllocationHandleType a2)
-{
-	return atomic_load_explicit(&cuMemImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemImportFromShareableHandle_unavailable(CUmemGenericAllocationHandle *a0, void *a1, CUmemAllocationHandleType a2)
 {
 	(void)a0;
@@ -9754,6 +10177,12 @@ static CUresult cuMemImportFromShareableHandle_unavailable(CUmemGenericAllocatio
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemImportFromShareableHandle]);
+}
+static CUresult cuMemImportFromShareableHandle_resolve(CUmemGenericAllocationHandle *a0, void *a1, CUmemAllocationHandleType a2);
+static _Atomic(cuMemImportFromShareableHandle_fn) cuMemImportFromShareableHandle_slot = cuMemImportFromShareableHandle_resolve;
+CUDASTUB_EXPORT CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *a0, void *a1, CUmemAllocationHandleType a2)
+{
+	return atomic_load_explicit(&cuMemImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemImportFromShareableHandle_resolve(CUmemGenericAllocationHandle *a0, void *a1, CUmemAllocationHandleType a2)
 {
@@ -9768,12 +10197,6 @@ static CUresult cuMemImportFromShareableHandle_resolve(CUmemGenericAllocationHan
 
 /* cuMemMap */
 typedef CUresult (*cuMemMap_fn)(CUdeviceptr a0, size_t a1, size_t a2, CUmemGenericAllocationHandle a3, unsigned long long a4);
-static CUresult cuMemMap_resolve(CUdeviceptr a0, size_t a1, size_t a2, CUmemGenericAllocationHandle a3, unsigned long long a4);
-static _Atomic(cuMemMap_fn) cuMemMap_slot = cuMemMap_resolve;
-CUDASTUB_EXPORT CUresult cuMemMap(CUdeviceptr a0, size_t a1, size_t a2, CUmemGenericAllocationHandle a3, unsigned long long a4)
-{
-	return atomic_load_explicit(&cuMemMap_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemMap_unavailable(CUdeviceptr a0, size_t a1, size_t a2, CUmemGenericAllocationHandle a3, unsigned long long a4)
 {
 	(void)a0;
@@ -9783,6 +10206,12 @@ static CUresult cuMemMap_unavailable(CUdeviceptr a0, size_t a1, size_t a2, CUmem
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemMap]);
+}
+static CUresult cuMemMap_resolve(CUdeviceptr a0, size_t a1, size_t a2, CUmemGenericAllocationHandle a3, unsigned long long a4);
+static _Atomic(cuMemMap_fn) cuMemMap_slot = cuMemMap_resolve;
+CUDASTUB_EXPORT CUresult cuMemMap(CUdeviceptr a0, size_t a1, size_t a2, CUmemGenericAllocationHandle a3, unsigned long long a4)
+{
+	return atomic_load_explicit(&cuMemMap_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemMap_resolve(CUdeviceptr a0, size_t a1, size_t a2, CUmemGenericAllocationHandle a3, unsigned long long a4)
 {
@@ -9797,12 +10226,6 @@ static CUresult cuMemMap_resolve(CUdeviceptr a0, size_t a1, size_t a2, CUmemGene
 
 /* cuMemMapArrayAsync */
 typedef CUresult (*cuMemMapArrayAsync_fn)(CUarrayMapInfo *a0, unsigned int a1, CUstream a2);
-static CUresult cuMemMapArrayAsync_resolve(CUarrayMapInfo *a0, unsigned int a1, CUstream a2);
-static _Atomic(cuMemMapArrayAsync_fn) cuMemMapArrayAsync_slot = cuMemMapArrayAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemMapArrayAsync(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuMemMapArrayAsync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemMapArrayAsync_unavailable(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
 {
 	(void)a0;
@@ -9810,6 +10233,12 @@ static CUresult cuMemMapArrayAsync_unavailable(CUarrayMapInfo *a0, unsigned int 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemMapArrayAsync]);
+}
+static CUresult cuMemMapArrayAsync_resolve(CUarrayMapInfo *a0, unsigned int a1, CUstream a2);
+static _Atomic(cuMemMapArrayAsync_fn) cuMemMapArrayAsync_slot = cuMemMapArrayAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemMapArrayAsync(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuMemMapArrayAsync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemMapArrayAsync_resolve(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
 {
@@ -9824,12 +10253,6 @@ static CUresult cuMemMapArrayAsync_resolve(CUarrayMapInfo *a0, unsigned int a1, 
 
 /* cuMemMapArrayAsync_ptsz */
 typedef CUresult (*cuMemMapArrayAsync_ptsz_fn)(CUarrayMapInfo *a0, unsigned int a1, CUstream a2);
-static CUresult cuMemMapArrayAsync_ptsz_resolve(CUarrayMapInfo *a0, unsigned int a1, CUstream a2);
-static _Atomic(cuMemMapArrayAsync_ptsz_fn) cuMemMapArrayAsync_ptsz_slot = cuMemMapArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
-{
-	return atomic_load_explicit(&cuMemMapArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemMapArrayAsync_ptsz_unavailable(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
 {
 	(void)a0;
@@ -9837,6 +10260,12 @@ static CUresult cuMemMapArrayAsync_ptsz_unavailable(CUarrayMapInfo *a0, unsigned
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemMapArrayAsync_ptsz]);
+}
+static CUresult cuMemMapArrayAsync_ptsz_resolve(CUarrayMapInfo *a0, unsigned int a1, CUstream a2);
+static _Atomic(cuMemMapArrayAsync_ptsz_fn) cuMemMapArrayAsync_ptsz_slot = cuMemMapArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
+{
+	return atomic_load_explicit(&cuMemMapArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemMapArrayAsync_ptsz_resolve(CUarrayMapInfo *a0, unsigned int a1, CUstream a2)
 {
@@ -9851,18 +10280,18 @@ static CUresult cuMemMapArrayAsync_ptsz_resolve(CUarrayMapInfo *a0, unsigned int
 
 /* cuMemPoolCreate */
 typedef CUresult (*cuMemPoolCreate_fn)(CUmemoryPool *a0, const CUmemPoolProps *a1);
-static CUresult cuMemPoolCreate_resolve(CUmemoryPool *a0, const CUmemPoolProps *a1);
-static _Atomic(cuMemPoolCreate_fn) cuMemPoolCreate_slot = cuMemPoolCreate_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolCreate(CUmemoryPool *a0, const CUmemPoolProps *a1)
-{
-	return atomic_load_explicit(&cuMemPoolCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemPoolCreate_unavailable(CUmemoryPool *a0, const CUmemPoolProps *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolCreate]);
+}
+static CUresult cuMemPoolCreate_resolve(CUmemoryPool *a0, const CUmemPoolProps *a1);
+static _Atomic(cuMemPoolCreate_fn) cuMemPoolCreate_slot = cuMemPoolCreate_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolCreate(CUmemoryPool *a0, const CUmemPoolProps *a1)
+{
+	return atomic_load_explicit(&cuMemPoolCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemPoolCreate_resolve(CUmemoryPool *a0, const CUmemPoolProps *a1)
 {
@@ -9877,17 +10306,17 @@ static CUresult cuMemPoolCreate_resolve(CUmemoryPool *a0, const CUmemPoolProps *
 
 /* cuMemPoolDestroy */
 typedef CUresult (*cuMemPoolDestroy_fn)(CUmemoryPool a0);
-static CUresult cuMemPoolDestroy_resolve(CUmemoryPool a0);
-static _Atomic(cuMemPoolDestroy_fn) cuMemPoolDestroy_slot = cuMemPoolDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool a0)
-{
-	return atomic_load_explicit(&cuMemPoolDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemPoolDestroy_unavailable(CUmemoryPool a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolDestroy]);
+}
+static CUresult cuMemPoolDestroy_resolve(CUmemoryPool a0);
+static _Atomic(cuMemPoolDestroy_fn) cuMemPoolDestroy_slot = cuMemPoolDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool a0)
+{
+	return atomic_load_explicit(&cuMemPoolDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemPoolDestroy_resolve(CUmemoryPool a0)
 {
@@ -9902,18 +10331,18 @@ static CUresult cuMemPoolDestroy_resolve(CUmemoryPool a0)
 
 /* cuMemPoolExportPointer */
 typedef CUresult (*cuMemPoolExportPointer_fn)(CUmemPoolPtrExportData *a0, CUdeviceptr a1);
-static CUresult cuMemPoolExportPointer_resolve(CUmemPoolPtrExportData *a0, CUdeviceptr a1);
-static _Atomic(cuMemPoolExportPointer_fn) cuMemPoolExportPointer_slot = cuMemPoolExportPointer_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *a0, CUdeviceptr a1)
-{
-	return atomic_load_explicit(&cuMemPoolExportPointer_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemPoolExportPointer_unavailable(CUmemPoolPtrExportData *a0, CUdeviceptr a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolExportPointer]);
+}
+static CUresult cuMemPoolExportPointer_resolve(CUmemPoolPtrExportData *a0, CUdeviceptr a1);
+static _Atomic(cuMemPoolExportPointer_fn) cuMemPoolExportPointer_slot = cuMemPoolExportPointer_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *a0, CUdeviceptr a1)
+{
+	return atomic_load_explicit(&cuMemPoolExportPointer_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemPoolExportPointer_resolve(CUmemPoolPtrExportData *a0, CUdeviceptr a1)
 {
@@ -9928,12 +10357,6 @@ static CUresult cuMemPoolExportPointer_resolve(CUmemPoolPtrExportData *a0, CUdev
 
 /* cuMemPoolExportToShareableHandle */
 typedef CUresult (*cuMemPoolExportToShareableHandle_fn)(void *a0, CUmemoryPool a1, CUmemAllocationHandleType a2, unsigned long long a3);
-static CUresult cuMemPoolExportToShareableHandle_resolve(void *a0, CUmemoryPool a1, CUmemAllocationHandleType a2, unsigned long long a3);
-static _Atomic(cuMemPoolExportToShareableHandle_fn) cuMemPoolExportToShareableHandle_slot = cuMemPoolExportToShareableHandle_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolExportToShareableHandle(void *a0, CUmemoryPool a1, CUmemAllocationHandleType a2, unsigned long long a3)
-{
-	return atomic_load_explicit(&cuMemPoolExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemPoolExportToShareableHandle_unavailable(void *a0, CUmemoryPool a1, CUmemAllocationHandleType a2, unsigned long long a3)
 {
 	(void)a0;
@@ -9942,6 +10365,12 @@ static CUresult cuMemPoolExportToShareableHandle_unavailable(void *a0, CUmemoryP
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolExportToShareableHandle]);
+}
+static CUresult cuMemPoolExportToShareableHandle_resolve(void *a0, CUmemoryPool a1, CUmemAllocationHandleType a2, unsigned long long a3);
+static _Atomic(cuMemPoolExportToShareableHandle_fn) cuMemPoolExportToShareableHandle_slot = cuMemPoolExportToShareableHandle_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolExportToShareableHandle(void *a0, CUmemoryPool a1, CUmemAllocationHandleType a2, unsigned long long a3)
+{
+	return atomic_load_explicit(&cuMemPoolExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemPoolExportToShareableHandle_resolve(void *a0, CUmemoryPool a1, CUmemAllocationHandleType a2, unsigned long long a3)
 {
@@ -9956,12 +10385,6 @@ static CUresult cuMemPoolExportToShareableHandle_resolve(void *a0, CUmemoryPool 
 
 /* cuMemPoolGetAccess */
 typedef CUresult (*cuMemPoolGetAccess_fn)(CUmemAccess_flags *a0, CUmemoryPool a1, CUmemLocation *a2);
-static CUresult cuMemPoolGetAccess_resolve(CUmemAccess_flags *a0, CUmemoryPool a1, CUmemLocation *a2);
-static _Atomic(cuMemPoolGetAccess_fn) cuMemPoolGetAccess_slot = cuMemPoolGetAccess_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolGetAccess(CUmemAccess_flags *a0, CUmemoryPool a1, CUmemLocation *a2)
-{
-	return atomic_load_explicit(&cuMemPoolGetAccess_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemPoolGetAccess_unavailable(CUmemAccess_flags *a0, CUmemoryPool a1, CUmemLocation *a2)
 {
 	(void)a0;
@@ -9969,6 +10392,12 @@ static CUresult cuMemPoolGetAccess_unavailable(CUmemAccess_flags *a0, CUmemoryPo
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolGetAccess]);
+}
+static CUresult cuMemPoolGetAccess_resolve(CUmemAccess_flags *a0, CUmemoryPool a1, CUmemLocation *a2);
+static _Atomic(cuMemPoolGetAccess_fn) cuMemPoolGetAccess_slot = cuMemPoolGetAccess_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolGetAccess(CUmemAccess_flags *a0, CUmemoryPool a1, CUmemLocation *a2)
+{
+	return atomic_load_explicit(&cuMemPoolGetAccess_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemPoolGetAccess_resolve(CUmemAccess_flags *a0, CUmemoryPool a1, CUmemLocation *a2)
 {
@@ -9983,12 +10412,6 @@ static CUresult cuMemPoolGetAccess_resolve(CUmemAccess_flags *a0, CUmemoryPool a
 
 /* cuMemPoolGetAttribute */
 typedef CUresult (*cuMemPoolGetAttribute_fn)(CUmemoryPool a0, CUmemPool_attribute a1, void *a2);
-static CUresult cuMemPoolGetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribute a1, void *a2);
-static _Atomic(cuMemPoolGetAttribute_fn) cuMemPoolGetAttribute_slot = cuMemPoolGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
-{
-	return atomic_load_explicit(&cuMemPoolGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemPoolGetAttribute_unavailable(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
 {
 	(void)a0;
@@ -9996,6 +10419,12 @@ static CUresult cuMemPoolGetAttribute_unavailable(CUmemoryPool a0, CUmemPool_att
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolGetAttribute]);
+}
+static CUresult cuMemPoolGetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribute a1, void *a2);
+static _Atomic(cuMemPoolGetAttribute_fn) cuMemPoolGetAttribute_slot = cuMemPoolGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
+{
+	return atomic_load_explicit(&cuMemPoolGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemPoolGetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
 {
@@ -10010,12 +10439,6 @@ static CUresult cuMemPoolGetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribu
 
 /* cuMemPoolImportFromShareableHandle */
 typedef CUresult (*cuMemPoolImportFromShareableHandle_fn)(CUmemoryPool *a0, void *a1, CUmemAllocationHandleType a2, unsigned long long a3);
-static CUresult cuMemPoolImportFromShareableHandle_resolve(CUmemoryPool *a0, void *a1, CUmemAllocationHandleType a2, unsigned long long a3);
-static _Atomic(cuMemPoolImportFromShareableHandle_fn) cuMemPoolImportFromShareableHandle_slot = cuMemPoolImportFromShareableHandle_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *a0, void *a1, CUmemAllocationHandleType a2, unsigned long long a3)
-{
-	return atomic_load_explicit(&cuMemPoolImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemPoolImportFromShareableHandle_unavailable(CUmemoryPool *a0, void *a1, CUmemAllocationHandleType a2, unsigned long long a3)
 {
 	(void)a0;
@@ -10024,6 +10447,12 @@ static CUresult cuMemPoolImportFromShareableHandle_unavailable(CUmemoryPool *a0,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolImportFromShareableHandle]);
+}
+static CUresult cuMemPoolImportFromShareableHandle_resolve(CUmemoryPool *a0, void *a1, CUmemAllocationHandleType a2, unsigned long long a3);
+static _Atomic(cuMemPoolImportFromShareableHandle_fn) cuMemPoolImportFromShareableHandle_slot = cuMemPoolImportFromShareableHandle_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *a0, void *a1, CUmemAllocationHandleType a2, unsigned long long a3)
+{
+	return atomic_load_explicit(&cuMemPoolImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemPoolImportFromShareableHandle_resolve(CUmemoryPool *a0, void *a1, CUmemAllocationHandleType a2, unsigned long long a3)
 {
@@ -10038,12 +10467,6 @@ static CUresult cuMemPoolImportFromShareableHandle_resolve(CUmemoryPool *a0, voi
 
 /* cuMemPoolImportPointer */
 typedef CUresult (*cuMemPoolImportPointer_fn)(CUdeviceptr *a0, CUmemoryPool a1, CUmemPoolPtrExportData *a2);
-static CUresult cuMemPoolImportPointer_resolve(CUdeviceptr *a0, CUmemoryPool a1, CUmemPoolPtrExportData *a2);
-static _Atomic(cuMemPoolImportPointer_fn) cuMemPoolImportPointer_slot = cuMemPoolImportPointer_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolImportPointer(CUdeviceptr *a0, CUmemoryPool a1, CUmemPoolPtrExportData *a2)
-{
-	return atomic_load_explicit(&cuMemPoolImportPointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemPoolImportPointer_unavailable(CUdeviceptr *a0, CUmemoryPool a1, CUmemPoolPtrExportData *a2)
 {
 	(void)a0;
@@ -10051,6 +10474,12 @@ static CUresult cuMemPoolImportPointer_unavailable(CUdeviceptr *a0, CUmemoryPool
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolImportPointer]);
+}
+static CUresult cuMemPoolImportPointer_resolve(CUdeviceptr *a0, CUmemoryPool a1, CUmemPoolPtrExportData *a2);
+static _Atomic(cuMemPoolImportPointer_fn) cuMemPoolImportPointer_slot = cuMemPoolImportPointer_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolImportPointer(CUdeviceptr *a0, CUmemoryPool a1, CUmemPoolPtrExportData *a2)
+{
+	return atomic_load_explicit(&cuMemPoolImportPointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemPoolImportPointer_resolve(CUdeviceptr *a0, CUmemoryPool a1, CUmemPoolPtrExportData *a2)
 {
@@ -10065,12 +10494,6 @@ static CUresult cuMemPoolImportPointer_resolve(CUdeviceptr *a0, CUmemoryPool a1,
 
 /* cuMemPoolSetAccess */
 typedef CUresult (*cuMemPoolSetAccess_fn)(CUmemoryPool a0, const CUmemAccessDesc *a1, size_t a2);
-static CUresult cuMemPoolSetAccess_resolve(CUmemoryPool a0, const CUmemAccessDesc *a1, size_t a2);
-static _Atomic(cuMemPoolSetAccess_fn) cuMemPoolSetAccess_slot = cuMemPoolSetAccess_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolSetAccess(CUmemoryPool a0, const CUmemAccessDesc *a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemPoolSetAccess_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemPoolSetAccess_unavailable(CUmemoryPool a0, const CUmemAccessDesc *a1, size_t a2)
 {
 	(void)a0;
@@ -10078,6 +10501,12 @@ static CUresult cuMemPoolSetAccess_unavailable(CUmemoryPool a0, const CUmemAcces
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolSetAccess]);
+}
+static CUresult cuMemPoolSetAccess_resolve(CUmemoryPool a0, const CUmemAccessDesc *a1, size_t a2);
+static _Atomic(cuMemPoolSetAccess_fn) cuMemPoolSetAccess_slot = cuMemPoolSetAccess_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolSetAccess(CUmemoryPool a0, const CUmemAccessDesc *a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemPoolSetAccess_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemPoolSetAccess_resolve(CUmemoryPool a0, const CUmemAccessDesc *a1, size_t a2)
 {
@@ -10092,12 +10521,6 @@ static CUresult cuMemPoolSetAccess_resolve(CUmemoryPool a0, const CUmemAccessDes
 
 /* cuMemPoolSetAttribute */
 typedef CUresult (*cuMemPoolSetAttribute_fn)(CUmemoryPool a0, CUmemPool_attribute a1, void *a2);
-static CUresult cuMemPoolSetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribute a1, void *a2);
-static _Atomic(cuMemPoolSetAttribute_fn) cuMemPoolSetAttribute_slot = cuMemPoolSetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
-{
-	return atomic_load_explicit(&cuMemPoolSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemPoolSetAttribute_unavailable(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
 {
 	(void)a0;
@@ -10105,6 +10528,12 @@ static CUresult cuMemPoolSetAttribute_unavailable(CUmemoryPool a0, CUmemPool_att
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolSetAttribute]);
+}
+static CUresult cuMemPoolSetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribute a1, void *a2);
+static _Atomic(cuMemPoolSetAttribute_fn) cuMemPoolSetAttribute_slot = cuMemPoolSetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
+{
+	return atomic_load_explicit(&cuMemPoolSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemPoolSetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribute a1, void *a2)
 {
@@ -10119,18 +10548,18 @@ static CUresult cuMemPoolSetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribu
 
 /* cuMemPoolTrimTo */
 typedef CUresult (*cuMemPoolTrimTo_fn)(CUmemoryPool a0, size_t a1);
-static CUresult cuMemPoolTrimTo_resolve(CUmemoryPool a0, size_t a1);
-static _Atomic(cuMemPoolTrimTo_fn) cuMemPoolTrimTo_slot = cuMemPoolTrimTo_resolve;
-CUDASTUB_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool a0, size_t a1)
-{
-	return atomic_load_explicit(&cuMemPoolTrimTo_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemPoolTrimTo_unavailable(CUmemoryPool a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPoolTrimTo]);
+}
+static CUresult cuMemPoolTrimTo_resolve(CUmemoryPool a0, size_t a1);
+static _Atomic(cuMemPoolTrimTo_fn) cuMemPoolTrimTo_slot = cuMemPoolTrimTo_resolve;
+CUDASTUB_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool a0, size_t a1)
+{
+	return atomic_load_explicit(&cuMemPoolTrimTo_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemPoolTrimTo_resolve(CUmemoryPool a0, size_t a1)
 {
@@ -10145,12 +10574,6 @@ static CUresult cuMemPoolTrimTo_resolve(CUmemoryPool a0, size_t a1)
 
 /* cuMemPrefetchAsync */
 typedef CUresult (*cuMemPrefetchAsync_fn)(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3);
-static CUresult cuMemPrefetchAsync_resolve(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3);
-static _Atomic(cuMemPrefetchAsync_fn) cuMemPrefetchAsync_slot = cuMemPrefetchAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemPrefetchAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemPrefetchAsync_unavailable(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
 {
 	(void)a0;
@@ -10159,6 +10582,12 @@ static CUresult cuMemPrefetchAsync_unavailable(CUdeviceptr a0, size_t a1, CUdevi
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPrefetchAsync]);
+}
+static CUresult cuMemPrefetchAsync_resolve(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3);
+static _Atomic(cuMemPrefetchAsync_fn) cuMemPrefetchAsync_slot = cuMemPrefetchAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemPrefetchAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemPrefetchAsync_resolve(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
 {
@@ -10173,12 +10602,6 @@ static CUresult cuMemPrefetchAsync_resolve(CUdeviceptr a0, size_t a1, CUdevice a
 
 /* cuMemPrefetchAsync_ptsz */
 typedef CUresult (*cuMemPrefetchAsync_ptsz_fn)(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3);
-static CUresult cuMemPrefetchAsync_ptsz_resolve(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3);
-static _Atomic(cuMemPrefetchAsync_ptsz_fn) cuMemPrefetchAsync_ptsz_slot = cuMemPrefetchAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemPrefetchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemPrefetchAsync_ptsz_unavailable(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
 {
 	(void)a0;
@@ -10187,6 +10610,12 @@ static CUresult cuMemPrefetchAsync_ptsz_unavailable(CUdeviceptr a0, size_t a1, C
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPrefetchAsync_ptsz]);
+}
+static CUresult cuMemPrefetchAsync_ptsz_resolve(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3);
+static _Atomic(cuMemPrefetchAsync_ptsz_fn) cuMemPrefetchAsync_ptsz_slot = cuMemPrefetchAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemPrefetchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemPrefetchAsync_ptsz_resolve(CUdeviceptr a0, size_t a1, CUdevice a2, CUstream a3)
 {
@@ -10201,12 +10630,6 @@ static CUresult cuMemPrefetchAsync_ptsz_resolve(CUdeviceptr a0, size_t a1, CUdev
 
 /* cuMemPrefetchAsync_v2 */
 typedef CUresult (*cuMemPrefetchAsync_v2_fn)(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4);
-static CUresult cuMemPrefetchAsync_v2_resolve(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4);
-static _Atomic(cuMemPrefetchAsync_v2_fn) cuMemPrefetchAsync_v2_slot = cuMemPrefetchAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemPrefetchAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemPrefetchAsync_v2_unavailable(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
 {
 	(void)a0;
@@ -10216,6 +10639,44 @@ static CUresult cuMemPrefetchAsync_v2_unavailable(CUdeviceptr a0, size_t a1, CUm
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPrefetchAsync_v2]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemPrefetchAsync_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemPrefetchAsync_v2 = cudastub_cuda_resolve_cuMemPrefetchAsync_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemPrefetchAsync_v2(void);
+void *cudastub_cuda_bind_cuMemPrefetchAsync_v2(void)
+{
+	cuMemPrefetchAsync_v2_fn fn = (cuMemPrefetchAsync_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemPrefetchAsync_v2]);
+
+	if (!fn)
+		fn = cuMemPrefetchAsync_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemPrefetchAsync_v2\n"
+	"	.type cuMemPrefetchAsync_v2, @function\n"
+	"cuMemPrefetchAsync_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuMemPrefetchAsync_v2(%rip)\n"
+	"	.size cuMemPrefetchAsync_v2, .-cuMemPrefetchAsync_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemPrefetchAsync_v2\n"
+	"	.type cudastub_cuda_resolve_cuMemPrefetchAsync_v2, @function\n"
+	"cudastub_cuda_resolve_cuMemPrefetchAsync_v2:\n"
+	"	lea cudastub_cuda_bind_cuMemPrefetchAsync_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemPrefetchAsync_v2, .-cudastub_cuda_resolve_cuMemPrefetchAsync_v2\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuMemPrefetchAsync_v2_resolve(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4);
+static _Atomic(cuMemPrefetchAsync_v2_fn) cuMemPrefetchAsync_v2_slot = cuMemPrefetchAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemPrefetchAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemPrefetchAsync_v2_resolve(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
 {
@@ -10227,15 +10688,10 @@ static CUresult cuMemPrefetchAsync_v2_resolve(CUdeviceptr a0, size_t a1, CUmemLo
 	atomic_store_explicit(&cuMemPrefetchAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemPrefetchAsync_v2_ptsz */
 typedef CUresult (*cuMemPrefetchAsync_v2_ptsz_fn)(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4);
-static CUresult cuMemPrefetchAsync_v2_ptsz_resolve(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4);
-static _Atomic(cuMemPrefetchAsync_v2_ptsz_fn) cuMemPrefetchAsync_v2_ptsz_slot = cuMemPrefetchAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemPrefetchAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemPrefetchAsync_v2_ptsz_unavailable(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
 {
 	(void)a0;
@@ -10245,6 +10701,44 @@ static CUresult cuMemPrefetchAsync_v2_ptsz_unavailable(CUdeviceptr a0, size_t a1
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemPrefetchAsync_v2_ptsz]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemPrefetchAsync_v2_ptsz = cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemPrefetchAsync_v2_ptsz(void);
+void *cudastub_cuda_bind_cuMemPrefetchAsync_v2_ptsz(void)
+{
+	cuMemPrefetchAsync_v2_ptsz_fn fn = (cuMemPrefetchAsync_v2_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemPrefetchAsync_v2_ptsz]);
+
+	if (!fn)
+		fn = cuMemPrefetchAsync_v2_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync_v2_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemPrefetchAsync_v2_ptsz\n"
+	"	.type cuMemPrefetchAsync_v2_ptsz, @function\n"
+	"cuMemPrefetchAsync_v2_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuMemPrefetchAsync_v2_ptsz(%rip)\n"
+	"	.size cuMemPrefetchAsync_v2_ptsz, .-cuMemPrefetchAsync_v2_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuMemPrefetchAsync_v2_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz, .-cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuMemPrefetchAsync_v2_ptsz_resolve(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4);
+static _Atomic(cuMemPrefetchAsync_v2_ptsz_fn) cuMemPrefetchAsync_v2_ptsz_slot = cuMemPrefetchAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemPrefetchAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemPrefetchAsync_v2_ptsz_resolve(CUdeviceptr a0, size_t a1, CUmemLocation a2, unsigned int a3, CUstream a4)
 {
@@ -10256,15 +10750,10 @@ static CUresult cuMemPrefetchAsync_v2_ptsz_resolve(CUdeviceptr a0, size_t a1, CU
 	atomic_store_explicit(&cuMemPrefetchAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemRangeGetAttribute */
 typedef CUresult (*cuMemRangeGetAttribute_fn)(void *a0, size_t a1, CUmem_range_attribute a2, CUdeviceptr a3, size_t a4);
-static CUresult cuMemRangeGetAttribute_resolve(void *a0, size_t a1, CUmem_range_attribute a2, CUdeviceptr a3, size_t a4);
-static _Atomic(cuMemRangeGetAttribute_fn) cuMemRangeGetAttribute_slot = cuMemRangeGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuMemRangeGetAttribute(void *a0, size_t a1, CUmem_range_attribute a2, CUdeviceptr a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemRangeGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemRangeGetAttribute_unavailable(void *a0, size_t a1, CUmem_range_attribute a2, CUdeviceptr a3, size_t a4)
 {
 	(void)a0;
@@ -10274,6 +10763,12 @@ static CUresult cuMemRangeGetAttribute_unavailable(void *a0, size_t a1, CUmem_ra
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemRangeGetAttribute]);
+}
+static CUresult cuMemRangeGetAttribute_resolve(void *a0, size_t a1, CUmem_range_attribute a2, CUdeviceptr a3, size_t a4);
+static _Atomic(cuMemRangeGetAttribute_fn) cuMemRangeGetAttribute_slot = cuMemRangeGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuMemRangeGetAttribute(void *a0, size_t a1, CUmem_range_attribute a2, CUdeviceptr a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemRangeGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemRangeGetAttribute_resolve(void *a0, size_t a1, CUmem_range_attribute a2, CUdeviceptr a3, size_t a4)
 {
@@ -10288,12 +10783,6 @@ static CUresult cuMemRangeGetAttribute_resolve(void *a0, size_t a1, CUmem_range_
 
 /* cuMemRangeGetAttributes */
 typedef CUresult (*cuMemRangeGetAttributes_fn)(void **a0, size_t *a1, CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5);
-static CUresult cuMemRangeGetAttributes_resolve(void **a0, size_t *a1, CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5);
-static _Atomic(cuMemRangeGetAttributes_fn) cuMemRangeGetAttributes_slot = cuMemRangeGetAttributes_resolve;
-CUDASTUB_EXPORT CUresult cuMemRangeGetAttributes(void **a0, size_t *a1, CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5)
-{
-	return atomic_load_explicit(&cuMemRangeGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemRangeGetAttributes_unavailable(void **a0, size_t *a1, CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5)
 {
 	(void)a0;
@@ -10304,6 +10793,12 @@ static CUresult cuMemRangeGetAttributes_unavailable(void **a0, size_t *a1, CUmem
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemRangeGetAttributes]);
+}
+static CUresult cuMemRangeGetAttributes_resolve(void **a0, size_t *a1, CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5);
+static _Atomic(cuMemRangeGetAttributes_fn) cuMemRangeGetAttributes_slot = cuMemRangeGetAttributes_resolve;
+CUDASTUB_EXPORT CUresult cuMemRangeGetAttributes(void **a0, size_t *a1, CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5)
+{
+	return atomic_load_explicit(&cuMemRangeGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemRangeGetAttributes_resolve(void **a0, size_t *a1, CUmem_range_attribute *a2, size_t a3, CUdeviceptr a4, size_t a5)
 {
@@ -10318,17 +10813,17 @@ static CUresult cuMemRangeGetAttributes_resolve(void **a0, size_t *a1, CUmem_ran
 
 /* cuMemRelease */
 typedef CUresult (*cuMemRelease_fn)(CUmemGenericAllocationHandle a0);
-static CUresult cuMemRelease_resolve(CUmemGenericAllocationHandle a0);
-static _Atomic(cuMemRelease_fn) cuMemRelease_slot = cuMemRelease_resolve;
-CUDASTUB_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle a0)
-{
-	return atomic_load_explicit(&cuMemRelease_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemRelease_unavailable(CUmemGenericAllocationHandle a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemRelease]);
+}
+static CUresult cuMemRelease_resolve(CUmemGenericAllocationHandle a0);
+static _Atomic(cuMemRelease_fn) cuMemRelease_slot = cuMemRelease_resolve;
+CUDASTUB_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle a0)
+{
+	return atomic_load_explicit(&cuMemRelease_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemRelease_resolve(CUmemGenericAllocationHandle a0)
 {
@@ -10343,18 +10838,18 @@ static CUresult cuMemRelease_resolve(CUmemGenericAllocationHandle a0)
 
 /* cuMemRetainAllocationHandle */
 typedef CUresult (*cuMemRetainAllocationHandle_fn)(CUmemGenericAllocationHandle *a0, void *a1);
-static CUresult cuMemRetainAllocationHandle_resolve(CUmemGenericAllocationHandle *a0, void *a1);
-static _Atomic(cuMemRetainAllocationHandle_fn) cuMemRetainAllocationHandle_slot = cuMemRetainAllocationHandle_resolve;
-CUDASTUB_EXPORT CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *a0, void *a1)
-{
-	return atomic_load_explicit(&cuMemRetainAllocationHandle_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemRetainAllocationHandle_unavailable(CUmemGenericAllocationHandle *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemRetainAllocationHandle]);
+}
+static CUresult cuMemRetainAllocationHandle_resolve(CUmemGenericAllocationHandle *a0, void *a1);
+static _Atomic(cuMemRetainAllocationHandle_fn) cuMemRetainAllocationHandle_slot = cuMemRetainAllocationHandle_resolve;
+CUDASTUB_EXPORT CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *a0, void *a1)
+{
+	return atomic_load_explicit(&cuMemRetainAllocationHandle_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemRetainAllocationHandle_resolve(CUmemGenericAllocationHandle *a0, void *a1)
 {
@@ -10369,12 +10864,6 @@ static CUresult cuMemRetainAllocationHandle_resolve(CUmemGenericAllocationHandle
 
 /* cuMemSetAccess */
 typedef CUresult (*cuMemSetAccess_fn)(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2, size_t a3);
-static CUresult cuMemSetAccess_resolve(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2, size_t a3);
-static _Atomic(cuMemSetAccess_fn) cuMemSetAccess_slot = cuMemSetAccess_resolve;
-CUDASTUB_EXPORT CUresult cuMemSetAccess(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemSetAccess_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemSetAccess_unavailable(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2, size_t a3)
 {
 	(void)a0;
@@ -10383,6 +10872,12 @@ static CUresult cuMemSetAccess_unavailable(CUdeviceptr a0, size_t a1, const CUme
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemSetAccess]);
+}
+static CUresult cuMemSetAccess_resolve(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2, size_t a3);
+static _Atomic(cuMemSetAccess_fn) cuMemSetAccess_slot = cuMemSetAccess_resolve;
+CUDASTUB_EXPORT CUresult cuMemSetAccess(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemSetAccess_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemSetAccess_resolve(CUdeviceptr a0, size_t a1, const CUmemAccessDesc *a2, size_t a3)
 {
@@ -10397,18 +10892,18 @@ static CUresult cuMemSetAccess_resolve(CUdeviceptr a0, size_t a1, const CUmemAcc
 
 /* cuMemUnmap */
 typedef CUresult (*cuMemUnmap_fn)(CUdeviceptr a0, size_t a1);
-static CUresult cuMemUnmap_resolve(CUdeviceptr a0, size_t a1);
-static _Atomic(cuMemUnmap_fn) cuMemUnmap_slot = cuMemUnmap_resolve;
-CUDASTUB_EXPORT CUresult cuMemUnmap(CUdeviceptr a0, size_t a1)
-{
-	return atomic_load_explicit(&cuMemUnmap_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemUnmap_unavailable(CUdeviceptr a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemUnmap]);
+}
+static CUresult cuMemUnmap_resolve(CUdeviceptr a0, size_t a1);
+static _Atomic(cuMemUnmap_fn) cuMemUnmap_slot = cuMemUnmap_resolve;
+CUDASTUB_EXPORT CUresult cuMemUnmap(CUdeviceptr a0, size_t a1)
+{
+	return atomic_load_explicit(&cuMemUnmap_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemUnmap_resolve(CUdeviceptr a0, size_t a1)
 {
@@ -10423,12 +10918,6 @@ static CUresult cuMemUnmap_resolve(CUdeviceptr a0, size_t a1)
 
 /* cuMemcpy */
 typedef CUresult (*cuMemcpy_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static CUresult cuMemcpy_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static _Atomic(cuMemcpy_fn) cuMemcpy_slot = cuMemcpy_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpy_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpy_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	(void)a0;
@@ -10436,6 +10925,12 @@ static CUresult cuMemcpy_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy]);
+}
+static CUresult cuMemcpy_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
+static _Atomic(cuMemcpy_fn) cuMemcpy_slot = cuMemcpy_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpy_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpy_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
@@ -10450,17 +10945,17 @@ static CUresult cuMemcpy_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 
 /* cuMemcpy2D */
 typedef CUresult (*cuMemcpy2D_fn)(const CUDA_MEMCPY2D_v1 *a0);
-static CUresult cuMemcpy2D_resolve(const CUDA_MEMCPY2D_v1 *a0);
-static _Atomic(cuMemcpy2D_fn) cuMemcpy2D_slot = cuMemcpy2D_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *a0)
-{
-	return atomic_load_explicit(&cuMemcpy2D_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy2D_unavailable(const CUDA_MEMCPY2D_v1 *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2D]);
+}
+static CUresult cuMemcpy2D_resolve(const CUDA_MEMCPY2D_v1 *a0);
+static _Atomic(cuMemcpy2D_fn) cuMemcpy2D_slot = cuMemcpy2D_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *a0)
+{
+	return atomic_load_explicit(&cuMemcpy2D_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy2D_resolve(const CUDA_MEMCPY2D_v1 *a0)
 {
@@ -10475,18 +10970,18 @@ static CUresult cuMemcpy2D_resolve(const CUDA_MEMCPY2D_v1 *a0)
 
 /* cuMemcpy2DAsync */
 typedef CUresult (*cuMemcpy2DAsync_fn)(const CUDA_MEMCPY2D_v1 *a0, CUstream a1);
-static CUresult cuMemcpy2DAsync_resolve(const CUDA_MEMCPY2D_v1 *a0, CUstream a1);
-static _Atomic(cuMemcpy2DAsync_fn) cuMemcpy2DAsync_slot = cuMemcpy2DAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy2DAsync_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy2DAsync_unavailable(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2DAsync]);
+}
+static CUresult cuMemcpy2DAsync_resolve(const CUDA_MEMCPY2D_v1 *a0, CUstream a1);
+static _Atomic(cuMemcpy2DAsync_fn) cuMemcpy2DAsync_slot = cuMemcpy2DAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy2DAsync_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy2DAsync_resolve(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
 {
@@ -10501,18 +10996,18 @@ static CUresult cuMemcpy2DAsync_resolve(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
 
 /* cuMemcpy2DAsync_v2 */
 typedef CUresult (*cuMemcpy2DAsync_v2_fn)(const CUDA_MEMCPY2D *a0, CUstream a1);
-static CUresult cuMemcpy2DAsync_v2_resolve(const CUDA_MEMCPY2D *a0, CUstream a1);
-static _Atomic(cuMemcpy2DAsync_v2_fn) cuMemcpy2DAsync_v2_slot = cuMemcpy2DAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy2DAsync_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy2DAsync_v2_unavailable(const CUDA_MEMCPY2D *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2DAsync_v2]);
+}
+static CUresult cuMemcpy2DAsync_v2_resolve(const CUDA_MEMCPY2D *a0, CUstream a1);
+static _Atomic(cuMemcpy2DAsync_v2_fn) cuMemcpy2DAsync_v2_slot = cuMemcpy2DAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy2DAsync_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy2DAsync_v2_resolve(const CUDA_MEMCPY2D *a0, CUstream a1)
 {
@@ -10527,18 +11022,18 @@ static CUresult cuMemcpy2DAsync_v2_resolve(const CUDA_MEMCPY2D *a0, CUstream a1)
 
 /* cuMemcpy2DAsync_v2_ptsz */
 typedef CUresult (*cuMemcpy2DAsync_v2_ptsz_fn)(const CUDA_MEMCPY2D *a0, CUstream a1);
-static CUresult cuMemcpy2DAsync_v2_ptsz_resolve(const CUDA_MEMCPY2D *a0, CUstream a1);
-static _Atomic(cuMemcpy2DAsync_v2_ptsz_fn) cuMemcpy2DAsync_v2_ptsz_slot = cuMemcpy2DAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy2DAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy2DAsync_v2_ptsz_unavailable(const CUDA_MEMCPY2D *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2DAsync_v2_ptsz]);
+}
+static CUresult cuMemcpy2DAsync_v2_ptsz_resolve(const CUDA_MEMCPY2D *a0, CUstream a1);
+static _Atomic(cuMemcpy2DAsync_v2_ptsz_fn) cuMemcpy2DAsync_v2_ptsz_slot = cuMemcpy2DAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy2DAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy2DAsync_v2_ptsz_resolve(const CUDA_MEMCPY2D *a0, CUstream a1)
 {
@@ -10553,17 +11048,17 @@ static CUresult cuMemcpy2DAsync_v2_ptsz_resolve(const CUDA_MEMCPY2D *a0, CUstrea
 
 /* cuMemcpy2DUnaligned */
 typedef CUresult (*cuMemcpy2DUnaligned_fn)(const CUDA_MEMCPY2D_v1 *a0);
-static CUresult cuMemcpy2DUnaligned_resolve(const CUDA_MEMCPY2D_v1 *a0);
-static _Atomic(cuMemcpy2DUnaligned_fn) cuMemcpy2DUnaligned_slot = cuMemcpy2DUnaligned_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *a0)
-{
-	return atomic_load_explicit(&cuMemcpy2DUnaligned_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy2DUnaligned_unavailable(const CUDA_MEMCPY2D_v1 *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2DUnaligned]);
+}
+static CUresult cuMemcpy2DUnaligned_resolve(const CUDA_MEMCPY2D_v1 *a0);
+static _Atomic(cuMemcpy2DUnaligned_fn) cuMemcpy2DUnaligned_slot = cuMemcpy2DUnaligned_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *a0)
+{
+	return atomic_load_explicit(&cuMemcpy2DUnaligned_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy2DUnaligned_resolve(const CUDA_MEMCPY2D_v1 *a0)
 {
@@ -10578,17 +11073,17 @@ static CUresult cuMemcpy2DUnaligned_resolve(const CUDA_MEMCPY2D_v1 *a0)
 
 /* cuMemcpy2DUnaligned_v2 */
 typedef CUresult (*cuMemcpy2DUnaligned_v2_fn)(const CUDA_MEMCPY2D *a0);
-static CUresult cuMemcpy2DUnaligned_v2_resolve(const CUDA_MEMCPY2D *a0);
-static _Atomic(cuMemcpy2DUnaligned_v2_fn) cuMemcpy2DUnaligned_v2_slot = cuMemcpy2DUnaligned_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *a0)
-{
-	return atomic_load_explicit(&cuMemcpy2DUnaligned_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy2DUnaligned_v2_unavailable(const CUDA_MEMCPY2D *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2DUnaligned_v2]);
+}
+static CUresult cuMemcpy2DUnaligned_v2_resolve(const CUDA_MEMCPY2D *a0);
+static _Atomic(cuMemcpy2DUnaligned_v2_fn) cuMemcpy2DUnaligned_v2_slot = cuMemcpy2DUnaligned_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *a0)
+{
+	return atomic_load_explicit(&cuMemcpy2DUnaligned_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy2DUnaligned_v2_resolve(const CUDA_MEMCPY2D *a0)
 {
@@ -10603,17 +11098,17 @@ static CUresult cuMemcpy2DUnaligned_v2_resolve(const CUDA_MEMCPY2D *a0)
 
 /* cuMemcpy2DUnaligned_v2_ptds */
 typedef CUresult (*cuMemcpy2DUnaligned_v2_ptds_fn)(const CUDA_MEMCPY2D *a0);
-static CUresult cuMemcpy2DUnaligned_v2_ptds_resolve(const CUDA_MEMCPY2D *a0);
-static _Atomic(cuMemcpy2DUnaligned_v2_ptds_fn) cuMemcpy2DUnaligned_v2_ptds_slot = cuMemcpy2DUnaligned_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *a0)
-{
-	return atomic_load_explicit(&cuMemcpy2DUnaligned_v2_ptds_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy2DUnaligned_v2_ptds_unavailable(const CUDA_MEMCPY2D *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2DUnaligned_v2_ptds]);
+}
+static CUresult cuMemcpy2DUnaligned_v2_ptds_resolve(const CUDA_MEMCPY2D *a0);
+static _Atomic(cuMemcpy2DUnaligned_v2_ptds_fn) cuMemcpy2DUnaligned_v2_ptds_slot = cuMemcpy2DUnaligned_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *a0)
+{
+	return atomic_load_explicit(&cuMemcpy2DUnaligned_v2_ptds_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy2DUnaligned_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 {
@@ -10628,17 +11123,17 @@ static CUresult cuMemcpy2DUnaligned_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 
 /* cuMemcpy2D_v2 */
 typedef CUresult (*cuMemcpy2D_v2_fn)(const CUDA_MEMCPY2D *a0);
-static CUresult cuMemcpy2D_v2_resolve(const CUDA_MEMCPY2D *a0);
-static _Atomic(cuMemcpy2D_v2_fn) cuMemcpy2D_v2_slot = cuMemcpy2D_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *a0)
-{
-	return atomic_load_explicit(&cuMemcpy2D_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy2D_v2_unavailable(const CUDA_MEMCPY2D *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2D_v2]);
+}
+static CUresult cuMemcpy2D_v2_resolve(const CUDA_MEMCPY2D *a0);
+static _Atomic(cuMemcpy2D_v2_fn) cuMemcpy2D_v2_slot = cuMemcpy2D_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *a0)
+{
+	return atomic_load_explicit(&cuMemcpy2D_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy2D_v2_resolve(const CUDA_MEMCPY2D *a0)
 {
@@ -10653,17 +11148,17 @@ static CUresult cuMemcpy2D_v2_resolve(const CUDA_MEMCPY2D *a0)
 
 /* cuMemcpy2D_v2_ptds */
 typedef CUresult (*cuMemcpy2D_v2_ptds_fn)(const CUDA_MEMCPY2D *a0);
-static CUresult cuMemcpy2D_v2_ptds_resolve(const CUDA_MEMCPY2D *a0);
-static _Atomic(cuMemcpy2D_v2_ptds_fn) cuMemcpy2D_v2_ptds_slot = cuMemcpy2D_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *a0)
-{
-	return atomic_load_explicit(&cuMemcpy2D_v2_ptds_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy2D_v2_ptds_unavailable(const CUDA_MEMCPY2D *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy2D_v2_ptds]);
+}
+static CUresult cuMemcpy2D_v2_ptds_resolve(const CUDA_MEMCPY2D *a0);
+static _Atomic(cuMemcpy2D_v2_ptds_fn) cuMemcpy2D_v2_ptds_slot = cuMemcpy2D_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *a0)
+{
+	return atomic_load_explicit(&cuMemcpy2D_v2_ptds_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy2D_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 {
@@ -10678,17 +11173,17 @@ static CUresult cuMemcpy2D_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 
 /* cuMemcpy3D */
 typedef CUresult (*cuMemcpy3D_fn)(const CUDA_MEMCPY3D_v1 *a0);
-static CUresult cuMemcpy3D_resolve(const CUDA_MEMCPY3D_v1 *a0);
-static _Atomic(cuMemcpy3D_fn) cuMemcpy3D_slot = cuMemcpy3D_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *a0)
-{
-	return atomic_load_explicit(&cuMemcpy3D_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy3D_unavailable(const CUDA_MEMCPY3D_v1 *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3D]);
+}
+static CUresult cuMemcpy3D_resolve(const CUDA_MEMCPY3D_v1 *a0);
+static _Atomic(cuMemcpy3D_fn) cuMemcpy3D_slot = cuMemcpy3D_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *a0)
+{
+	return atomic_load_explicit(&cuMemcpy3D_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy3D_resolve(const CUDA_MEMCPY3D_v1 *a0)
 {
@@ -10703,18 +11198,18 @@ static CUresult cuMemcpy3D_resolve(const CUDA_MEMCPY3D_v1 *a0)
 
 /* cuMemcpy3DAsync */
 typedef CUresult (*cuMemcpy3DAsync_fn)(const CUDA_MEMCPY3D_v1 *a0, CUstream a1);
-static CUresult cuMemcpy3DAsync_resolve(const CUDA_MEMCPY3D_v1 *a0, CUstream a1);
-static _Atomic(cuMemcpy3DAsync_fn) cuMemcpy3DAsync_slot = cuMemcpy3DAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy3DAsync_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy3DAsync_unavailable(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3DAsync]);
+}
+static CUresult cuMemcpy3DAsync_resolve(const CUDA_MEMCPY3D_v1 *a0, CUstream a1);
+static _Atomic(cuMemcpy3DAsync_fn) cuMemcpy3DAsync_slot = cuMemcpy3DAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy3DAsync_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy3DAsync_resolve(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
 {
@@ -10729,18 +11224,18 @@ static CUresult cuMemcpy3DAsync_resolve(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
 
 /* cuMemcpy3DAsync_v2 */
 typedef CUresult (*cuMemcpy3DAsync_v2_fn)(const CUDA_MEMCPY3D *a0, CUstream a1);
-static CUresult cuMemcpy3DAsync_v2_resolve(const CUDA_MEMCPY3D *a0, CUstream a1);
-static _Atomic(cuMemcpy3DAsync_v2_fn) cuMemcpy3DAsync_v2_slot = cuMemcpy3DAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy3DAsync_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy3DAsync_v2_unavailable(const CUDA_MEMCPY3D *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3DAsync_v2]);
+}
+static CUresult cuMemcpy3DAsync_v2_resolve(const CUDA_MEMCPY3D *a0, CUstream a1);
+static _Atomic(cuMemcpy3DAsync_v2_fn) cuMemcpy3DAsync_v2_slot = cuMemcpy3DAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy3DAsync_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy3DAsync_v2_resolve(const CUDA_MEMCPY3D *a0, CUstream a1)
 {
@@ -10755,18 +11250,18 @@ static CUresult cuMemcpy3DAsync_v2_resolve(const CUDA_MEMCPY3D *a0, CUstream a1)
 
 /* cuMemcpy3DAsync_v2_ptsz */
 typedef CUresult (*cuMemcpy3DAsync_v2_ptsz_fn)(const CUDA_MEMCPY3D *a0, CUstream a1);
-static CUresult cuMemcpy3DAsync_v2_ptsz_resolve(const CUDA_MEMCPY3D *a0, CUstream a1);
-static _Atomic(cuMemcpy3DAsync_v2_ptsz_fn) cuMemcpy3DAsync_v2_ptsz_slot = cuMemcpy3DAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy3DAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy3DAsync_v2_ptsz_unavailable(const CUDA_MEMCPY3D *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3DAsync_v2_ptsz]);
+}
+static CUresult cuMemcpy3DAsync_v2_ptsz_resolve(const CUDA_MEMCPY3D *a0, CUstream a1);
+static _Atomic(cuMemcpy3DAsync_v2_ptsz_fn) cuMemcpy3DAsync_v2_ptsz_slot = cuMemcpy3DAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy3DAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy3DAsync_v2_ptsz_resolve(const CUDA_MEMCPY3D *a0, CUstream a1)
 {
@@ -10781,17 +11276,17 @@ static CUresult cuMemcpy3DAsync_v2_ptsz_resolve(const CUDA_MEMCPY3D *a0, CUstrea
 
 /* cuMemcpy3DPeer */
 typedef CUresult (*cuMemcpy3DPeer_fn)(const CUDA_MEMCPY3D_PEER *a0);
-static CUresult cuMemcpy3DPeer_resolve(const CUDA_MEMCPY3D_PEER *a0);
-static _Atomic(cuMemcpy3DPeer_fn) cuMemcpy3DPeer_slot = cuMemcpy3DPeer_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *a0)
-{
-	return atomic_load_explicit(&cuMemcpy3DPeer_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy3DPeer_unavailable(const CUDA_MEMCPY3D_PEER *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3DPeer]);
+}
+static CUresult cuMemcpy3DPeer_resolve(const CUDA_MEMCPY3D_PEER *a0);
+static _Atomic(cuMemcpy3DPeer_fn) cuMemcpy3DPeer_slot = cuMemcpy3DPeer_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *a0)
+{
+	return atomic_load_explicit(&cuMemcpy3DPeer_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy3DPeer_resolve(const CUDA_MEMCPY3D_PEER *a0)
 {
@@ -10806,18 +11301,18 @@ static CUresult cuMemcpy3DPeer_resolve(const CUDA_MEMCPY3D_PEER *a0)
 
 /* cuMemcpy3DPeerAsync */
 typedef CUresult (*cuMemcpy3DPeerAsync_fn)(const CUDA_MEMCPY3D_PEER *a0, CUstream a1);
-static CUresult cuMemcpy3DPeerAsync_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstream a1);
-static _Atomic(cuMemcpy3DPeerAsync_fn) cuMemcpy3DPeerAsync_slot = cuMemcpy3DPeerAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy3DPeerAsync_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy3DPeerAsync_unavailable(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3DPeerAsync]);
+}
+static CUresult cuMemcpy3DPeerAsync_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstream a1);
+static _Atomic(cuMemcpy3DPeerAsync_fn) cuMemcpy3DPeerAsync_slot = cuMemcpy3DPeerAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy3DPeerAsync_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy3DPeerAsync_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
 {
@@ -10832,18 +11327,18 @@ static CUresult cuMemcpy3DPeerAsync_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstre
 
 /* cuMemcpy3DPeerAsync_ptsz */
 typedef CUresult (*cuMemcpy3DPeerAsync_ptsz_fn)(const CUDA_MEMCPY3D_PEER *a0, CUstream a1);
-static CUresult cuMemcpy3DPeerAsync_ptsz_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstream a1);
-static _Atomic(cuMemcpy3DPeerAsync_ptsz_fn) cuMemcpy3DPeerAsync_ptsz_slot = cuMemcpy3DPeerAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuMemcpy3DPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMemcpy3DPeerAsync_ptsz_unavailable(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3DPeerAsync_ptsz]);
+}
+static CUresult cuMemcpy3DPeerAsync_ptsz_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstream a1);
+static _Atomic(cuMemcpy3DPeerAsync_ptsz_fn) cuMemcpy3DPeerAsync_ptsz_slot = cuMemcpy3DPeerAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuMemcpy3DPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMemcpy3DPeerAsync_ptsz_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstream a1)
 {
@@ -10858,17 +11353,17 @@ static CUresult cuMemcpy3DPeerAsync_ptsz_resolve(const CUDA_MEMCPY3D_PEER *a0, C
 
 /* cuMemcpy3DPeer_ptds */
 typedef CUresult (*cuMemcpy3DPeer_ptds_fn)(const CUDA_MEMCPY3D_PEER *a0);
-static CUresult cuMemcpy3DPeer_ptds_resolve(const CUDA_MEMCPY3D_PEER *a0);
-static _Atomic(cuMemcpy3DPeer_ptds_fn) cuMemcpy3DPeer_ptds_slot = cuMemcpy3DPeer_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *a0)
-{
-	return atomic_load_explicit(&cuMemcpy3DPeer_ptds_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy3DPeer_ptds_unavailable(const CUDA_MEMCPY3D_PEER *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3DPeer_ptds]);
+}
+static CUresult cuMemcpy3DPeer_ptds_resolve(const CUDA_MEMCPY3D_PEER *a0);
+static _Atomic(cuMemcpy3DPeer_ptds_fn) cuMemcpy3DPeer_ptds_slot = cuMemcpy3DPeer_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *a0)
+{
+	return atomic_load_explicit(&cuMemcpy3DPeer_ptds_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy3DPeer_ptds_resolve(const CUDA_MEMCPY3D_PEER *a0)
 {
@@ -10883,17 +11378,17 @@ static CUresult cuMemcpy3DPeer_ptds_resolve(const CUDA_MEMCPY3D_PEER *a0)
 
 /* cuMemcpy3D_v2 */
 typedef CUresult (*cuMemcpy3D_v2_fn)(const CUDA_MEMCPY3D *a0);
-static CUresult cuMemcpy3D_v2_resolve(const CUDA_MEMCPY3D *a0);
-static _Atomic(cuMemcpy3D_v2_fn) cuMemcpy3D_v2_slot = cuMemcpy3D_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *a0)
-{
-	return atomic_load_explicit(&cuMemcpy3D_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy3D_v2_unavailable(const CUDA_MEMCPY3D *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3D_v2]);
+}
+static CUresult cuMemcpy3D_v2_resolve(const CUDA_MEMCPY3D *a0);
+static _Atomic(cuMemcpy3D_v2_fn) cuMemcpy3D_v2_slot = cuMemcpy3D_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *a0)
+{
+	return atomic_load_explicit(&cuMemcpy3D_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy3D_v2_resolve(const CUDA_MEMCPY3D *a0)
 {
@@ -10908,17 +11403,17 @@ static CUresult cuMemcpy3D_v2_resolve(const CUDA_MEMCPY3D *a0)
 
 /* cuMemcpy3D_v2_ptds */
 typedef CUresult (*cuMemcpy3D_v2_ptds_fn)(const CUDA_MEMCPY3D *a0);
-static CUresult cuMemcpy3D_v2_ptds_resolve(const CUDA_MEMCPY3D *a0);
-static _Atomic(cuMemcpy3D_v2_ptds_fn) cuMemcpy3D_v2_ptds_slot = cuMemcpy3D_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *a0)
-{
-	return atomic_load_explicit(&cuMemcpy3D_v2_ptds_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMemcpy3D_v2_ptds_unavailable(const CUDA_MEMCPY3D *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy3D_v2_ptds]);
+}
+static CUresult cuMemcpy3D_v2_ptds_resolve(const CUDA_MEMCPY3D *a0);
+static _Atomic(cuMemcpy3D_v2_ptds_fn) cuMemcpy3D_v2_ptds_slot = cuMemcpy3D_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *a0)
+{
+	return atomic_load_explicit(&cuMemcpy3D_v2_ptds_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMemcpy3D_v2_ptds_resolve(const CUDA_MEMCPY3D *a0)
 {
@@ -10933,12 +11428,6 @@ static CUresult cuMemcpy3D_v2_ptds_resolve(const CUDA_MEMCPY3D *a0)
 
 /* cuMemcpyAsync */
 typedef CUresult (*cuMemcpyAsync_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyAsync_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyAsync_fn) cuMemcpyAsync_slot = cuMemcpyAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAsync(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAsync_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -10947,6 +11436,12 @@ static CUresult cuMemcpyAsync_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAsync]);
+}
+static CUresult cuMemcpyAsync_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyAsync_fn) cuMemcpyAsync_slot = cuMemcpyAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAsync(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAsync_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
@@ -10961,12 +11456,6 @@ static CUresult cuMemcpyAsync_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2,
 
 /* cuMemcpyAsync_ptsz */
 typedef CUresult (*cuMemcpyAsync_ptsz_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyAsync_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyAsync_ptsz_fn) cuMemcpyAsync_ptsz_slot = cuMemcpyAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAsync_ptsz_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -10975,6 +11464,12 @@ static CUresult cuMemcpyAsync_ptsz_unavailable(CUdeviceptr a0, CUdeviceptr a1, s
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAsync_ptsz]);
+}
+static CUresult cuMemcpyAsync_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyAsync_ptsz_fn) cuMemcpyAsync_ptsz_slot = cuMemcpyAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAsync_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
@@ -10989,12 +11484,6 @@ static CUresult cuMemcpyAsync_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_
 
 /* cuMemcpyAtoA */
 typedef CUresult (*cuMemcpyAtoA_fn)(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3, unsigned int a4);
-static CUresult cuMemcpyAtoA_resolve(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3, unsigned int a4);
-static _Atomic(cuMemcpyAtoA_fn) cuMemcpyAtoA_slot = cuMemcpyAtoA_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoA(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuMemcpyAtoA_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyAtoA_unavailable(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -11004,6 +11493,12 @@ static CUresult cuMemcpyAtoA_unavailable(CUarray a0, unsigned int a1, CUarray a2
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoA]);
+}
+static CUresult cuMemcpyAtoA_resolve(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3, unsigned int a4);
+static _Atomic(cuMemcpyAtoA_fn) cuMemcpyAtoA_slot = cuMemcpyAtoA_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoA(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuMemcpyAtoA_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyAtoA_resolve(CUarray a0, unsigned int a1, CUarray a2, unsigned int a3, unsigned int a4)
 {
@@ -11018,12 +11513,6 @@ static CUresult cuMemcpyAtoA_resolve(CUarray a0, unsigned int a1, CUarray a2, un
 
 /* cuMemcpyAtoA_v2 */
 typedef CUresult (*cuMemcpyAtoA_v2_fn)(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4);
-static CUresult cuMemcpyAtoA_v2_resolve(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4);
-static _Atomic(cuMemcpyAtoA_v2_fn) cuMemcpyAtoA_v2_slot = cuMemcpyAtoA_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoA_v2(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemcpyAtoA_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyAtoA_v2_unavailable(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -11033,6 +11522,12 @@ static CUresult cuMemcpyAtoA_v2_unavailable(CUarray a0, size_t a1, CUarray a2, s
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoA_v2]);
+}
+static CUresult cuMemcpyAtoA_v2_resolve(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4);
+static _Atomic(cuMemcpyAtoA_v2_fn) cuMemcpyAtoA_v2_slot = cuMemcpyAtoA_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoA_v2(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemcpyAtoA_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyAtoA_v2_resolve(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
 {
@@ -11047,12 +11542,6 @@ static CUresult cuMemcpyAtoA_v2_resolve(CUarray a0, size_t a1, CUarray a2, size_
 
 /* cuMemcpyAtoA_v2_ptds */
 typedef CUresult (*cuMemcpyAtoA_v2_ptds_fn)(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4);
-static CUresult cuMemcpyAtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4);
-static _Atomic(cuMemcpyAtoA_v2_ptds_fn) cuMemcpyAtoA_v2_ptds_slot = cuMemcpyAtoA_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoA_v2_ptds(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemcpyAtoA_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyAtoA_v2_ptds_unavailable(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -11062,6 +11551,12 @@ static CUresult cuMemcpyAtoA_v2_ptds_unavailable(CUarray a0, size_t a1, CUarray 
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoA_v2_ptds]);
+}
+static CUresult cuMemcpyAtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4);
+static _Atomic(cuMemcpyAtoA_v2_ptds_fn) cuMemcpyAtoA_v2_ptds_slot = cuMemcpyAtoA_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoA_v2_ptds(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemcpyAtoA_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyAtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUarray a2, size_t a3, size_t a4)
 {
@@ -11076,12 +11571,6 @@ static CUresult cuMemcpyAtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUarray a2, 
 
 /* cuMemcpyAtoD */
 typedef CUresult (*cuMemcpyAtoD_fn)(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2, unsigned int a3);
-static CUresult cuMemcpyAtoD_resolve(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2, unsigned int a3);
-static _Atomic(cuMemcpyAtoD_fn) cuMemcpyAtoD_slot = cuMemcpyAtoD_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoD(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuMemcpyAtoD_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAtoD_unavailable(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -11090,6 +11579,12 @@ static CUresult cuMemcpyAtoD_unavailable(CUdeviceptr_v1 a0, CUarray a1, unsigned
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoD]);
+}
+static CUresult cuMemcpyAtoD_resolve(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2, unsigned int a3);
+static _Atomic(cuMemcpyAtoD_fn) cuMemcpyAtoD_slot = cuMemcpyAtoD_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoD(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuMemcpyAtoD_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAtoD_resolve(CUdeviceptr_v1 a0, CUarray a1, unsigned int a2, unsigned int a3)
 {
@@ -11104,12 +11599,6 @@ static CUresult cuMemcpyAtoD_resolve(CUdeviceptr_v1 a0, CUarray a1, unsigned int
 
 /* cuMemcpyAtoD_v2 */
 typedef CUresult (*cuMemcpyAtoD_v2_fn)(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3);
-static CUresult cuMemcpyAtoD_v2_resolve(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3);
-static _Atomic(cuMemcpyAtoD_v2_fn) cuMemcpyAtoD_v2_slot = cuMemcpyAtoD_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoD_v2(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyAtoD_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAtoD_v2_unavailable(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
 {
 	(void)a0;
@@ -11118,6 +11607,12 @@ static CUresult cuMemcpyAtoD_v2_unavailable(CUdeviceptr a0, CUarray a1, size_t a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoD_v2]);
+}
+static CUresult cuMemcpyAtoD_v2_resolve(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3);
+static _Atomic(cuMemcpyAtoD_v2_fn) cuMemcpyAtoD_v2_slot = cuMemcpyAtoD_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoD_v2(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyAtoD_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAtoD_v2_resolve(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
 {
@@ -11132,12 +11627,6 @@ static CUresult cuMemcpyAtoD_v2_resolve(CUdeviceptr a0, CUarray a1, size_t a2, s
 
 /* cuMemcpyAtoD_v2_ptds */
 typedef CUresult (*cuMemcpyAtoD_v2_ptds_fn)(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3);
-static CUresult cuMemcpyAtoD_v2_ptds_resolve(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3);
-static _Atomic(cuMemcpyAtoD_v2_ptds_fn) cuMemcpyAtoD_v2_ptds_slot = cuMemcpyAtoD_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyAtoD_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAtoD_v2_ptds_unavailable(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
 {
 	(void)a0;
@@ -11146,6 +11635,12 @@ static CUresult cuMemcpyAtoD_v2_ptds_unavailable(CUdeviceptr a0, CUarray a1, siz
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoD_v2_ptds]);
+}
+static CUresult cuMemcpyAtoD_v2_ptds_resolve(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3);
+static _Atomic(cuMemcpyAtoD_v2_ptds_fn) cuMemcpyAtoD_v2_ptds_slot = cuMemcpyAtoD_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyAtoD_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAtoD_v2_ptds_resolve(CUdeviceptr a0, CUarray a1, size_t a2, size_t a3)
 {
@@ -11160,12 +11655,6 @@ static CUresult cuMemcpyAtoD_v2_ptds_resolve(CUdeviceptr a0, CUarray a1, size_t 
 
 /* cuMemcpyAtoH */
 typedef CUresult (*cuMemcpyAtoH_fn)(void *a0, CUarray a1, unsigned int a2, unsigned int a3);
-static CUresult cuMemcpyAtoH_resolve(void *a0, CUarray a1, unsigned int a2, unsigned int a3);
-static _Atomic(cuMemcpyAtoH_fn) cuMemcpyAtoH_slot = cuMemcpyAtoH_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoH(void *a0, CUarray a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuMemcpyAtoH_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAtoH_unavailable(void *a0, CUarray a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -11174,6 +11663,12 @@ static CUresult cuMemcpyAtoH_unavailable(void *a0, CUarray a1, unsigned int a2, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoH]);
+}
+static CUresult cuMemcpyAtoH_resolve(void *a0, CUarray a1, unsigned int a2, unsigned int a3);
+static _Atomic(cuMemcpyAtoH_fn) cuMemcpyAtoH_slot = cuMemcpyAtoH_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoH(void *a0, CUarray a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuMemcpyAtoH_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAtoH_resolve(void *a0, CUarray a1, unsigned int a2, unsigned int a3)
 {
@@ -11188,12 +11683,6 @@ static CUresult cuMemcpyAtoH_resolve(void *a0, CUarray a1, unsigned int a2, unsi
 
 /* cuMemcpyAtoHAsync */
 typedef CUresult (*cuMemcpyAtoHAsync_fn)(void *a0, CUarray a1, unsigned int a2, unsigned int a3, CUstream a4);
-static CUresult cuMemcpyAtoHAsync_resolve(void *a0, CUarray a1, unsigned int a2, unsigned int a3, CUstream a4);
-static _Atomic(cuMemcpyAtoHAsync_fn) cuMemcpyAtoHAsync_slot = cuMemcpyAtoHAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoHAsync(void *a0, CUarray a1, unsigned int a2, unsigned int a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemcpyAtoHAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyAtoHAsync_unavailable(void *a0, CUarray a1, unsigned int a2, unsigned int a3, CUstream a4)
 {
 	(void)a0;
@@ -11203,6 +11692,12 @@ static CUresult cuMemcpyAtoHAsync_unavailable(void *a0, CUarray a1, unsigned int
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoHAsync]);
+}
+static CUresult cuMemcpyAtoHAsync_resolve(void *a0, CUarray a1, unsigned int a2, unsigned int a3, CUstream a4);
+static _Atomic(cuMemcpyAtoHAsync_fn) cuMemcpyAtoHAsync_slot = cuMemcpyAtoHAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoHAsync(void *a0, CUarray a1, unsigned int a2, unsigned int a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemcpyAtoHAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyAtoHAsync_resolve(void *a0, CUarray a1, unsigned int a2, unsigned int a3, CUstream a4)
 {
@@ -11217,12 +11712,6 @@ static CUresult cuMemcpyAtoHAsync_resolve(void *a0, CUarray a1, unsigned int a2,
 
 /* cuMemcpyAtoHAsync_v2 */
 typedef CUresult (*cuMemcpyAtoHAsync_v2_fn)(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4);
-static CUresult cuMemcpyAtoHAsync_v2_resolve(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4);
-static _Atomic(cuMemcpyAtoHAsync_v2_fn) cuMemcpyAtoHAsync_v2_slot = cuMemcpyAtoHAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoHAsync_v2(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemcpyAtoHAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyAtoHAsync_v2_unavailable(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
 {
 	(void)a0;
@@ -11232,6 +11721,12 @@ static CUresult cuMemcpyAtoHAsync_v2_unavailable(void *a0, CUarray a1, size_t a2
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoHAsync_v2]);
+}
+static CUresult cuMemcpyAtoHAsync_v2_resolve(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4);
+static _Atomic(cuMemcpyAtoHAsync_v2_fn) cuMemcpyAtoHAsync_v2_slot = cuMemcpyAtoHAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoHAsync_v2(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemcpyAtoHAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyAtoHAsync_v2_resolve(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
 {
@@ -11246,12 +11741,6 @@ static CUresult cuMemcpyAtoHAsync_v2_resolve(void *a0, CUarray a1, size_t a2, si
 
 /* cuMemcpyAtoHAsync_v2_ptsz */
 typedef CUresult (*cuMemcpyAtoHAsync_v2_ptsz_fn)(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4);
-static CUresult cuMemcpyAtoHAsync_v2_ptsz_resolve(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4);
-static _Atomic(cuMemcpyAtoHAsync_v2_ptsz_fn) cuMemcpyAtoHAsync_v2_ptsz_slot = cuMemcpyAtoHAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemcpyAtoHAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyAtoHAsync_v2_ptsz_unavailable(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
 {
 	(void)a0;
@@ -11261,6 +11750,12 @@ static CUresult cuMemcpyAtoHAsync_v2_ptsz_unavailable(void *a0, CUarray a1, size
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoHAsync_v2_ptsz]);
+}
+static CUresult cuMemcpyAtoHAsync_v2_ptsz_resolve(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4);
+static _Atomic(cuMemcpyAtoHAsync_v2_ptsz_fn) cuMemcpyAtoHAsync_v2_ptsz_slot = cuMemcpyAtoHAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemcpyAtoHAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyAtoHAsync_v2_ptsz_resolve(void *a0, CUarray a1, size_t a2, size_t a3, CUstream a4)
 {
@@ -11275,12 +11770,6 @@ static CUresult cuMemcpyAtoHAsync_v2_ptsz_resolve(void *a0, CUarray a1, size_t a
 
 /* cuMemcpyAtoH_v2 */
 typedef CUresult (*cuMemcpyAtoH_v2_fn)(void *a0, CUarray a1, size_t a2, size_t a3);
-static CUresult cuMemcpyAtoH_v2_resolve(void *a0, CUarray a1, size_t a2, size_t a3);
-static _Atomic(cuMemcpyAtoH_v2_fn) cuMemcpyAtoH_v2_slot = cuMemcpyAtoH_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoH_v2(void *a0, CUarray a1, size_t a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyAtoH_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAtoH_v2_unavailable(void *a0, CUarray a1, size_t a2, size_t a3)
 {
 	(void)a0;
@@ -11289,6 +11778,12 @@ static CUresult cuMemcpyAtoH_v2_unavailable(void *a0, CUarray a1, size_t a2, siz
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoH_v2]);
+}
+static CUresult cuMemcpyAtoH_v2_resolve(void *a0, CUarray a1, size_t a2, size_t a3);
+static _Atomic(cuMemcpyAtoH_v2_fn) cuMemcpyAtoH_v2_slot = cuMemcpyAtoH_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoH_v2(void *a0, CUarray a1, size_t a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyAtoH_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAtoH_v2_resolve(void *a0, CUarray a1, size_t a2, size_t a3)
 {
@@ -11303,12 +11798,6 @@ static CUresult cuMemcpyAtoH_v2_resolve(void *a0, CUarray a1, size_t a2, size_t 
 
 /* cuMemcpyAtoH_v2_ptds */
 typedef CUresult (*cuMemcpyAtoH_v2_ptds_fn)(void *a0, CUarray a1, size_t a2, size_t a3);
-static CUresult cuMemcpyAtoH_v2_ptds_resolve(void *a0, CUarray a1, size_t a2, size_t a3);
-static _Atomic(cuMemcpyAtoH_v2_ptds_fn) cuMemcpyAtoH_v2_ptds_slot = cuMemcpyAtoH_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyAtoH_v2_ptds(void *a0, CUarray a1, size_t a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyAtoH_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyAtoH_v2_ptds_unavailable(void *a0, CUarray a1, size_t a2, size_t a3)
 {
 	(void)a0;
@@ -11317,6 +11806,12 @@ static CUresult cuMemcpyAtoH_v2_ptds_unavailable(void *a0, CUarray a1, size_t a2
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyAtoH_v2_ptds]);
+}
+static CUresult cuMemcpyAtoH_v2_ptds_resolve(void *a0, CUarray a1, size_t a2, size_t a3);
+static _Atomic(cuMemcpyAtoH_v2_ptds_fn) cuMemcpyAtoH_v2_ptds_slot = cuMemcpyAtoH_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyAtoH_v2_ptds(void *a0, CUarray a1, size_t a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyAtoH_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyAtoH_v2_ptds_resolve(void *a0, CUarray a1, size_t a2, size_t a3)
 {
@@ -11331,12 +11826,6 @@ static CUresult cuMemcpyAtoH_v2_ptds_resolve(void *a0, CUarray a1, size_t a2, si
 
 /* cuMemcpyDtoA */
 typedef CUresult (*cuMemcpyDtoA_fn)(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2, unsigned int a3);
-static CUresult cuMemcpyDtoA_resolve(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2, unsigned int a3);
-static _Atomic(cuMemcpyDtoA_fn) cuMemcpyDtoA_slot = cuMemcpyDtoA_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoA(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoA_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoA_unavailable(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2, unsigned int a3)
 {
 	(void)a0;
@@ -11345,6 +11834,12 @@ static CUresult cuMemcpyDtoA_unavailable(CUarray a0, unsigned int a1, CUdevicept
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoA]);
+}
+static CUresult cuMemcpyDtoA_resolve(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2, unsigned int a3);
+static _Atomic(cuMemcpyDtoA_fn) cuMemcpyDtoA_slot = cuMemcpyDtoA_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoA(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoA_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoA_resolve(CUarray a0, unsigned int a1, CUdeviceptr_v1 a2, unsigned int a3)
 {
@@ -11359,12 +11854,6 @@ static CUresult cuMemcpyDtoA_resolve(CUarray a0, unsigned int a1, CUdeviceptr_v1
 
 /* cuMemcpyDtoA_v2 */
 typedef CUresult (*cuMemcpyDtoA_v2_fn)(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3);
-static CUresult cuMemcpyDtoA_v2_resolve(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3);
-static _Atomic(cuMemcpyDtoA_v2_fn) cuMemcpyDtoA_v2_slot = cuMemcpyDtoA_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoA_v2(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoA_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoA_v2_unavailable(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
 {
 	(void)a0;
@@ -11373,6 +11862,12 @@ static CUresult cuMemcpyDtoA_v2_unavailable(CUarray a0, size_t a1, CUdeviceptr a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoA_v2]);
+}
+static CUresult cuMemcpyDtoA_v2_resolve(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3);
+static _Atomic(cuMemcpyDtoA_v2_fn) cuMemcpyDtoA_v2_slot = cuMemcpyDtoA_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoA_v2(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoA_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoA_v2_resolve(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
 {
@@ -11387,12 +11882,6 @@ static CUresult cuMemcpyDtoA_v2_resolve(CUarray a0, size_t a1, CUdeviceptr a2, s
 
 /* cuMemcpyDtoA_v2_ptds */
 typedef CUresult (*cuMemcpyDtoA_v2_ptds_fn)(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3);
-static CUresult cuMemcpyDtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3);
-static _Atomic(cuMemcpyDtoA_v2_ptds_fn) cuMemcpyDtoA_v2_ptds_slot = cuMemcpyDtoA_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoA_v2_ptds(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoA_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoA_v2_ptds_unavailable(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
 {
 	(void)a0;
@@ -11401,6 +11890,12 @@ static CUresult cuMemcpyDtoA_v2_ptds_unavailable(CUarray a0, size_t a1, CUdevice
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoA_v2_ptds]);
+}
+static CUresult cuMemcpyDtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3);
+static _Atomic(cuMemcpyDtoA_v2_ptds_fn) cuMemcpyDtoA_v2_ptds_slot = cuMemcpyDtoA_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoA_v2_ptds(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoA_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUdeviceptr a2, size_t a3)
 {
@@ -11415,12 +11910,6 @@ static CUresult cuMemcpyDtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUdeviceptr 
 
 /* cuMemcpyDtoD */
 typedef CUresult (*cuMemcpyDtoD_fn)(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2);
-static CUresult cuMemcpyDtoD_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2);
-static _Atomic(cuMemcpyDtoD_fn) cuMemcpyDtoD_slot = cuMemcpyDtoD_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemcpyDtoD_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyDtoD_unavailable(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2)
 {
 	(void)a0;
@@ -11428,6 +11917,12 @@ static CUresult cuMemcpyDtoD_unavailable(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, u
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoD]);
+}
+static CUresult cuMemcpyDtoD_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2);
+static _Atomic(cuMemcpyDtoD_fn) cuMemcpyDtoD_slot = cuMemcpyDtoD_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemcpyDtoD_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyDtoD_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2)
 {
@@ -11442,12 +11937,6 @@ static CUresult cuMemcpyDtoD_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsig
 
 /* cuMemcpyDtoDAsync */
 typedef CUresult (*cuMemcpyDtoDAsync_fn)(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3);
-static CUresult cuMemcpyDtoDAsync_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3);
-static _Atomic(cuMemcpyDtoDAsync_fn) cuMemcpyDtoDAsync_slot = cuMemcpyDtoDAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoDAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoDAsync_unavailable(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
 {
 	(void)a0;
@@ -11456,6 +11945,12 @@ static CUresult cuMemcpyDtoDAsync_unavailable(CUdeviceptr_v1 a0, CUdeviceptr_v1 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoDAsync]);
+}
+static CUresult cuMemcpyDtoDAsync_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3);
+static _Atomic(cuMemcpyDtoDAsync_fn) cuMemcpyDtoDAsync_slot = cuMemcpyDtoDAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoDAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoDAsync_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
 {
@@ -11470,12 +11965,6 @@ static CUresult cuMemcpyDtoDAsync_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, 
 
 /* cuMemcpyDtoDAsync_v2 */
 typedef CUresult (*cuMemcpyDtoDAsync_v2_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyDtoDAsync_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyDtoDAsync_v2_fn) cuMemcpyDtoDAsync_v2_slot = cuMemcpyDtoDAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoDAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoDAsync_v2_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -11484,6 +11973,12 @@ static CUresult cuMemcpyDtoDAsync_v2_unavailable(CUdeviceptr a0, CUdeviceptr a1,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoDAsync_v2]);
+}
+static CUresult cuMemcpyDtoDAsync_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyDtoDAsync_v2_fn) cuMemcpyDtoDAsync_v2_slot = cuMemcpyDtoDAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoDAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoDAsync_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
@@ -11498,12 +11993,6 @@ static CUresult cuMemcpyDtoDAsync_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, siz
 
 /* cuMemcpyDtoDAsync_v2_ptsz */
 typedef CUresult (*cuMemcpyDtoDAsync_v2_ptsz_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyDtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyDtoDAsync_v2_ptsz_fn) cuMemcpyDtoDAsync_v2_ptsz_slot = cuMemcpyDtoDAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoDAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoDAsync_v2_ptsz_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -11512,6 +12001,12 @@ static CUresult cuMemcpyDtoDAsync_v2_ptsz_unavailable(CUdeviceptr a0, CUdevicept
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoDAsync_v2_ptsz]);
+}
+static CUresult cuMemcpyDtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyDtoDAsync_v2_ptsz_fn) cuMemcpyDtoDAsync_v2_ptsz_slot = cuMemcpyDtoDAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoDAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
@@ -11526,12 +12021,6 @@ static CUresult cuMemcpyDtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1
 
 /* cuMemcpyDtoD_v2 */
 typedef CUresult (*cuMemcpyDtoD_v2_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static CUresult cuMemcpyDtoD_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static _Atomic(cuMemcpyDtoD_v2_fn) cuMemcpyDtoD_v2_slot = cuMemcpyDtoD_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpyDtoD_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyDtoD_v2_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	(void)a0;
@@ -11539,6 +12028,12 @@ static CUresult cuMemcpyDtoD_v2_unavailable(CUdeviceptr a0, CUdeviceptr a1, size
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoD_v2]);
+}
+static CUresult cuMemcpyDtoD_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
+static _Atomic(cuMemcpyDtoD_v2_fn) cuMemcpyDtoD_v2_slot = cuMemcpyDtoD_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpyDtoD_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyDtoD_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
@@ -11553,12 +12048,6 @@ static CUresult cuMemcpyDtoD_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a
 
 /* cuMemcpyDtoD_v2_ptds */
 typedef CUresult (*cuMemcpyDtoD_v2_ptds_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static CUresult cuMemcpyDtoD_v2_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static _Atomic(cuMemcpyDtoD_v2_ptds_fn) cuMemcpyDtoD_v2_ptds_slot = cuMemcpyDtoD_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpyDtoD_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyDtoD_v2_ptds_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	(void)a0;
@@ -11566,6 +12055,12 @@ static CUresult cuMemcpyDtoD_v2_ptds_unavailable(CUdeviceptr a0, CUdeviceptr a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoD_v2_ptds]);
+}
+static CUresult cuMemcpyDtoD_v2_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
+static _Atomic(cuMemcpyDtoD_v2_ptds_fn) cuMemcpyDtoD_v2_ptds_slot = cuMemcpyDtoD_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpyDtoD_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyDtoD_v2_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
@@ -11580,12 +12075,6 @@ static CUresult cuMemcpyDtoD_v2_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, siz
 
 /* cuMemcpyDtoH */
 typedef CUresult (*cuMemcpyDtoH_fn)(void *a0, CUdeviceptr_v1 a1, unsigned int a2);
-static CUresult cuMemcpyDtoH_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a2);
-static _Atomic(cuMemcpyDtoH_fn) cuMemcpyDtoH_slot = cuMemcpyDtoH_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoH(void *a0, CUdeviceptr_v1 a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemcpyDtoH_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyDtoH_unavailable(void *a0, CUdeviceptr_v1 a1, unsigned int a2)
 {
 	(void)a0;
@@ -11593,6 +12082,12 @@ static CUresult cuMemcpyDtoH_unavailable(void *a0, CUdeviceptr_v1 a1, unsigned i
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoH]);
+}
+static CUresult cuMemcpyDtoH_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a2);
+static _Atomic(cuMemcpyDtoH_fn) cuMemcpyDtoH_slot = cuMemcpyDtoH_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoH(void *a0, CUdeviceptr_v1 a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemcpyDtoH_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyDtoH_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a2)
 {
@@ -11607,12 +12102,6 @@ static CUresult cuMemcpyDtoH_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a
 
 /* cuMemcpyDtoHAsync */
 typedef CUresult (*cuMemcpyDtoHAsync_fn)(void *a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3);
-static CUresult cuMemcpyDtoHAsync_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3);
-static _Atomic(cuMemcpyDtoHAsync_fn) cuMemcpyDtoHAsync_slot = cuMemcpyDtoHAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoHAsync(void *a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoHAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoHAsync_unavailable(void *a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
 {
 	(void)a0;
@@ -11621,6 +12110,12 @@ static CUresult cuMemcpyDtoHAsync_unavailable(void *a0, CUdeviceptr_v1 a1, unsig
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoHAsync]);
+}
+static CUresult cuMemcpyDtoHAsync_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3);
+static _Atomic(cuMemcpyDtoHAsync_fn) cuMemcpyDtoHAsync_slot = cuMemcpyDtoHAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoHAsync(void *a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoHAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoHAsync_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a2, CUstream a3)
 {
@@ -11635,12 +12130,6 @@ static CUresult cuMemcpyDtoHAsync_resolve(void *a0, CUdeviceptr_v1 a1, unsigned 
 
 /* cuMemcpyDtoHAsync_v2 */
 typedef CUresult (*cuMemcpyDtoHAsync_v2_fn)(void *a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyDtoHAsync_v2_resolve(void *a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyDtoHAsync_v2_fn) cuMemcpyDtoHAsync_v2_slot = cuMemcpyDtoHAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoHAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoHAsync_v2_unavailable(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -11649,6 +12138,12 @@ static CUresult cuMemcpyDtoHAsync_v2_unavailable(void *a0, CUdeviceptr a1, size_
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoHAsync_v2]);
+}
+static CUresult cuMemcpyDtoHAsync_v2_resolve(void *a0, CUdeviceptr a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyDtoHAsync_v2_fn) cuMemcpyDtoHAsync_v2_slot = cuMemcpyDtoHAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoHAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoHAsync_v2_resolve(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
@@ -11663,12 +12158,6 @@ static CUresult cuMemcpyDtoHAsync_v2_resolve(void *a0, CUdeviceptr a1, size_t a2
 
 /* cuMemcpyDtoHAsync_v2_ptsz */
 typedef CUresult (*cuMemcpyDtoHAsync_v2_ptsz_fn)(void *a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyDtoHAsync_v2_ptsz_resolve(void *a0, CUdeviceptr a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyDtoHAsync_v2_ptsz_fn) cuMemcpyDtoHAsync_v2_ptsz_slot = cuMemcpyDtoHAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyDtoHAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyDtoHAsync_v2_ptsz_unavailable(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -11677,6 +12166,12 @@ static CUresult cuMemcpyDtoHAsync_v2_ptsz_unavailable(void *a0, CUdeviceptr a1, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoHAsync_v2_ptsz]);
+}
+static CUresult cuMemcpyDtoHAsync_v2_ptsz_resolve(void *a0, CUdeviceptr a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyDtoHAsync_v2_ptsz_fn) cuMemcpyDtoHAsync_v2_ptsz_slot = cuMemcpyDtoHAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyDtoHAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyDtoHAsync_v2_ptsz_resolve(void *a0, CUdeviceptr a1, size_t a2, CUstream a3)
 {
@@ -11691,12 +12186,6 @@ static CUresult cuMemcpyDtoHAsync_v2_ptsz_resolve(void *a0, CUdeviceptr a1, size
 
 /* cuMemcpyDtoH_v2 */
 typedef CUresult (*cuMemcpyDtoH_v2_fn)(void *a0, CUdeviceptr a1, size_t a2);
-static CUresult cuMemcpyDtoH_v2_resolve(void *a0, CUdeviceptr a1, size_t a2);
-static _Atomic(cuMemcpyDtoH_v2_fn) cuMemcpyDtoH_v2_slot = cuMemcpyDtoH_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoH_v2(void *a0, CUdeviceptr a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpyDtoH_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyDtoH_v2_unavailable(void *a0, CUdeviceptr a1, size_t a2)
 {
 	(void)a0;
@@ -11704,6 +12193,12 @@ static CUresult cuMemcpyDtoH_v2_unavailable(void *a0, CUdeviceptr a1, size_t a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoH_v2]);
+}
+static CUresult cuMemcpyDtoH_v2_resolve(void *a0, CUdeviceptr a1, size_t a2);
+static _Atomic(cuMemcpyDtoH_v2_fn) cuMemcpyDtoH_v2_slot = cuMemcpyDtoH_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoH_v2(void *a0, CUdeviceptr a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpyDtoH_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyDtoH_v2_resolve(void *a0, CUdeviceptr a1, size_t a2)
 {
@@ -11718,12 +12213,6 @@ static CUresult cuMemcpyDtoH_v2_resolve(void *a0, CUdeviceptr a1, size_t a2)
 
 /* cuMemcpyDtoH_v2_ptds */
 typedef CUresult (*cuMemcpyDtoH_v2_ptds_fn)(void *a0, CUdeviceptr a1, size_t a2);
-static CUresult cuMemcpyDtoH_v2_ptds_resolve(void *a0, CUdeviceptr a1, size_t a2);
-static _Atomic(cuMemcpyDtoH_v2_ptds_fn) cuMemcpyDtoH_v2_ptds_slot = cuMemcpyDtoH_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *a0, CUdeviceptr a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpyDtoH_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyDtoH_v2_ptds_unavailable(void *a0, CUdeviceptr a1, size_t a2)
 {
 	(void)a0;
@@ -11731,6 +12220,12 @@ static CUresult cuMemcpyDtoH_v2_ptds_unavailable(void *a0, CUdeviceptr a1, size_
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyDtoH_v2_ptds]);
+}
+static CUresult cuMemcpyDtoH_v2_ptds_resolve(void *a0, CUdeviceptr a1, size_t a2);
+static _Atomic(cuMemcpyDtoH_v2_ptds_fn) cuMemcpyDtoH_v2_ptds_slot = cuMemcpyDtoH_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *a0, CUdeviceptr a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpyDtoH_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyDtoH_v2_ptds_resolve(void *a0, CUdeviceptr a1, size_t a2)
 {
@@ -11745,12 +12240,6 @@ static CUresult cuMemcpyDtoH_v2_ptds_resolve(void *a0, CUdeviceptr a1, size_t a2
 
 /* cuMemcpyHtoA */
 typedef CUresult (*cuMemcpyHtoA_fn)(CUarray a0, unsigned int a1, const void *a2, unsigned int a3);
-static CUresult cuMemcpyHtoA_resolve(CUarray a0, unsigned int a1, const void *a2, unsigned int a3);
-static _Atomic(cuMemcpyHtoA_fn) cuMemcpyHtoA_slot = cuMemcpyHtoA_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoA(CUarray a0, unsigned int a1, const void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuMemcpyHtoA_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyHtoA_unavailable(CUarray a0, unsigned int a1, const void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -11759,6 +12248,12 @@ static CUresult cuMemcpyHtoA_unavailable(CUarray a0, unsigned int a1, const void
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoA]);
+}
+static CUresult cuMemcpyHtoA_resolve(CUarray a0, unsigned int a1, const void *a2, unsigned int a3);
+static _Atomic(cuMemcpyHtoA_fn) cuMemcpyHtoA_slot = cuMemcpyHtoA_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoA(CUarray a0, unsigned int a1, const void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuMemcpyHtoA_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyHtoA_resolve(CUarray a0, unsigned int a1, const void *a2, unsigned int a3)
 {
@@ -11773,12 +12268,6 @@ static CUresult cuMemcpyHtoA_resolve(CUarray a0, unsigned int a1, const void *a2
 
 /* cuMemcpyHtoAAsync */
 typedef CUresult (*cuMemcpyHtoAAsync_fn)(CUarray a0, unsigned int a1, const void *a2, unsigned int a3, CUstream a4);
-static CUresult cuMemcpyHtoAAsync_resolve(CUarray a0, unsigned int a1, const void *a2, unsigned int a3, CUstream a4);
-static _Atomic(cuMemcpyHtoAAsync_fn) cuMemcpyHtoAAsync_slot = cuMemcpyHtoAAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoAAsync(CUarray a0, unsigned int a1, const void *a2, unsigned int a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemcpyHtoAAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyHtoAAsync_unavailable(CUarray a0, unsigned int a1, const void *a2, unsigned int a3, CUstream a4)
 {
 	(void)a0;
@@ -11788,6 +12277,12 @@ static CUresult cuMemcpyHtoAAsync_unavailable(CUarray a0, unsigned int a1, const
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoAAsync]);
+}
+static CUresult cuMemcpyHtoAAsync_resolve(CUarray a0, unsigned int a1, const void *a2, unsigned int a3, CUstream a4);
+static _Atomic(cuMemcpyHtoAAsync_fn) cuMemcpyHtoAAsync_slot = cuMemcpyHtoAAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoAAsync(CUarray a0, unsigned int a1, const void *a2, unsigned int a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemcpyHtoAAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyHtoAAsync_resolve(CUarray a0, unsigned int a1, const void *a2, unsigned int a3, CUstream a4)
 {
@@ -11802,12 +12297,6 @@ static CUresult cuMemcpyHtoAAsync_resolve(CUarray a0, unsigned int a1, const voi
 
 /* cuMemcpyHtoAAsync_v2 */
 typedef CUresult (*cuMemcpyHtoAAsync_v2_fn)(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4);
-static CUresult cuMemcpyHtoAAsync_v2_resolve(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4);
-static _Atomic(cuMemcpyHtoAAsync_v2_fn) cuMemcpyHtoAAsync_v2_slot = cuMemcpyHtoAAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoAAsync_v2(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemcpyHtoAAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyHtoAAsync_v2_unavailable(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
 {
 	(void)a0;
@@ -11817,6 +12306,12 @@ static CUresult cuMemcpyHtoAAsync_v2_unavailable(CUarray a0, size_t a1, const vo
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoAAsync_v2]);
+}
+static CUresult cuMemcpyHtoAAsync_v2_resolve(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4);
+static _Atomic(cuMemcpyHtoAAsync_v2_fn) cuMemcpyHtoAAsync_v2_slot = cuMemcpyHtoAAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoAAsync_v2(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemcpyHtoAAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyHtoAAsync_v2_resolve(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
 {
@@ -11831,12 +12326,6 @@ static CUresult cuMemcpyHtoAAsync_v2_resolve(CUarray a0, size_t a1, const void *
 
 /* cuMemcpyHtoAAsync_v2_ptsz */
 typedef CUresult (*cuMemcpyHtoAAsync_v2_ptsz_fn)(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4);
-static CUresult cuMemcpyHtoAAsync_v2_ptsz_resolve(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4);
-static _Atomic(cuMemcpyHtoAAsync_v2_ptsz_fn) cuMemcpyHtoAAsync_v2_ptsz_slot = cuMemcpyHtoAAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
-{
-	return atomic_load_explicit(&cuMemcpyHtoAAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyHtoAAsync_v2_ptsz_unavailable(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
 {
 	(void)a0;
@@ -11846,6 +12335,12 @@ static CUresult cuMemcpyHtoAAsync_v2_ptsz_unavailable(CUarray a0, size_t a1, con
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoAAsync_v2_ptsz]);
+}
+static CUresult cuMemcpyHtoAAsync_v2_ptsz_resolve(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4);
+static _Atomic(cuMemcpyHtoAAsync_v2_ptsz_fn) cuMemcpyHtoAAsync_v2_ptsz_slot = cuMemcpyHtoAAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
+{
+	return atomic_load_explicit(&cuMemcpyHtoAAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyHtoAAsync_v2_ptsz_resolve(CUarray a0, size_t a1, const void *a2, size_t a3, CUstream a4)
 {
@@ -11860,12 +12355,6 @@ static CUresult cuMemcpyHtoAAsync_v2_ptsz_resolve(CUarray a0, size_t a1, const v
 
 /* cuMemcpyHtoA_v2 */
 typedef CUresult (*cuMemcpyHtoA_v2_fn)(CUarray a0, size_t a1, const void *a2, size_t a3);
-static CUresult cuMemcpyHtoA_v2_resolve(CUarray a0, size_t a1, const void *a2, size_t a3);
-static _Atomic(cuMemcpyHtoA_v2_fn) cuMemcpyHtoA_v2_slot = cuMemcpyHtoA_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoA_v2(CUarray a0, size_t a1, const void *a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyHtoA_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyHtoA_v2_unavailable(CUarray a0, size_t a1, const void *a2, size_t a3)
 {
 	(void)a0;
@@ -11874,6 +12363,12 @@ static CUresult cuMemcpyHtoA_v2_unavailable(CUarray a0, size_t a1, const void *a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoA_v2]);
+}
+static CUresult cuMemcpyHtoA_v2_resolve(CUarray a0, size_t a1, const void *a2, size_t a3);
+static _Atomic(cuMemcpyHtoA_v2_fn) cuMemcpyHtoA_v2_slot = cuMemcpyHtoA_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoA_v2(CUarray a0, size_t a1, const void *a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyHtoA_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyHtoA_v2_resolve(CUarray a0, size_t a1, const void *a2, size_t a3)
 {
@@ -11888,12 +12383,6 @@ static CUresult cuMemcpyHtoA_v2_resolve(CUarray a0, size_t a1, const void *a2, s
 
 /* cuMemcpyHtoA_v2_ptds */
 typedef CUresult (*cuMemcpyHtoA_v2_ptds_fn)(CUarray a0, size_t a1, const void *a2, size_t a3);
-static CUresult cuMemcpyHtoA_v2_ptds_resolve(CUarray a0, size_t a1, const void *a2, size_t a3);
-static _Atomic(cuMemcpyHtoA_v2_ptds_fn) cuMemcpyHtoA_v2_ptds_slot = cuMemcpyHtoA_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoA_v2_ptds(CUarray a0, size_t a1, const void *a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMemcpyHtoA_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyHtoA_v2_ptds_unavailable(CUarray a0, size_t a1, const void *a2, size_t a3)
 {
 	(void)a0;
@@ -11902,6 +12391,12 @@ static CUresult cuMemcpyHtoA_v2_ptds_unavailable(CUarray a0, size_t a1, const vo
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoA_v2_ptds]);
+}
+static CUresult cuMemcpyHtoA_v2_ptds_resolve(CUarray a0, size_t a1, const void *a2, size_t a3);
+static _Atomic(cuMemcpyHtoA_v2_ptds_fn) cuMemcpyHtoA_v2_ptds_slot = cuMemcpyHtoA_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoA_v2_ptds(CUarray a0, size_t a1, const void *a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMemcpyHtoA_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyHtoA_v2_ptds_resolve(CUarray a0, size_t a1, const void *a2, size_t a3)
 {
@@ -11916,12 +12411,6 @@ static CUresult cuMemcpyHtoA_v2_ptds_resolve(CUarray a0, size_t a1, const void *
 
 /* cuMemcpyHtoD */
 typedef CUresult (*cuMemcpyHtoD_fn)(CUdeviceptr_v1 a0, const void *a1, unsigned int a2);
-static CUresult cuMemcpyHtoD_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned int a2);
-static _Atomic(cuMemcpyHtoD_fn) cuMemcpyHtoD_slot = cuMemcpyHtoD_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr_v1 a0, const void *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemcpyHtoD_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyHtoD_unavailable(CUdeviceptr_v1 a0, const void *a1, unsigned int a2)
 {
 	(void)a0;
@@ -11929,6 +12418,12 @@ static CUresult cuMemcpyHtoD_unavailable(CUdeviceptr_v1 a0, const void *a1, unsi
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoD]);
+}
+static CUresult cuMemcpyHtoD_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned int a2);
+static _Atomic(cuMemcpyHtoD_fn) cuMemcpyHtoD_slot = cuMemcpyHtoD_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr_v1 a0, const void *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemcpyHtoD_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyHtoD_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned int a2)
 {
@@ -11943,12 +12438,6 @@ static CUresult cuMemcpyHtoD_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned
 
 /* cuMemcpyHtoDAsync */
 typedef CUresult (*cuMemcpyHtoDAsync_fn)(CUdeviceptr_v1 a0, const void *a1, unsigned int a2, CUstream a3);
-static CUresult cuMemcpyHtoDAsync_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned int a2, CUstream a3);
-static _Atomic(cuMemcpyHtoDAsync_fn) cuMemcpyHtoDAsync_slot = cuMemcpyHtoDAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 a0, const void *a1, unsigned int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyHtoDAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyHtoDAsync_unavailable(CUdeviceptr_v1 a0, const void *a1, unsigned int a2, CUstream a3)
 {
 	(void)a0;
@@ -11957,6 +12446,12 @@ static CUresult cuMemcpyHtoDAsync_unavailable(CUdeviceptr_v1 a0, const void *a1,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoDAsync]);
+}
+static CUresult cuMemcpyHtoDAsync_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned int a2, CUstream a3);
+static _Atomic(cuMemcpyHtoDAsync_fn) cuMemcpyHtoDAsync_slot = cuMemcpyHtoDAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 a0, const void *a1, unsigned int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyHtoDAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyHtoDAsync_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned int a2, CUstream a3)
 {
@@ -11971,12 +12466,6 @@ static CUresult cuMemcpyHtoDAsync_resolve(CUdeviceptr_v1 a0, const void *a1, uns
 
 /* cuMemcpyHtoDAsync_v2 */
 typedef CUresult (*cuMemcpyHtoDAsync_v2_fn)(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyHtoDAsync_v2_resolve(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyHtoDAsync_v2_fn) cuMemcpyHtoDAsync_v2_slot = cuMemcpyHtoDAsync_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyHtoDAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyHtoDAsync_v2_unavailable(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -11985,6 +12474,12 @@ static CUresult cuMemcpyHtoDAsync_v2_unavailable(CUdeviceptr a0, const void *a1,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoDAsync_v2]);
+}
+static CUresult cuMemcpyHtoDAsync_v2_resolve(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyHtoDAsync_v2_fn) cuMemcpyHtoDAsync_v2_slot = cuMemcpyHtoDAsync_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyHtoDAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyHtoDAsync_v2_resolve(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
 {
@@ -11999,12 +12494,6 @@ static CUresult cuMemcpyHtoDAsync_v2_resolve(CUdeviceptr a0, const void *a1, siz
 
 /* cuMemcpyHtoDAsync_v2_ptsz */
 typedef CUresult (*cuMemcpyHtoDAsync_v2_ptsz_fn)(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3);
-static CUresult cuMemcpyHtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3);
-static _Atomic(cuMemcpyHtoDAsync_v2_ptsz_fn) cuMemcpyHtoDAsync_v2_ptsz_slot = cuMemcpyHtoDAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemcpyHtoDAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemcpyHtoDAsync_v2_ptsz_unavailable(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -12013,6 +12502,12 @@ static CUresult cuMemcpyHtoDAsync_v2_ptsz_unavailable(CUdeviceptr a0, const void
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoDAsync_v2_ptsz]);
+}
+static CUresult cuMemcpyHtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3);
+static _Atomic(cuMemcpyHtoDAsync_v2_ptsz_fn) cuMemcpyHtoDAsync_v2_ptsz_slot = cuMemcpyHtoDAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemcpyHtoDAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemcpyHtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, const void *a1, size_t a2, CUstream a3)
 {
@@ -12027,12 +12522,6 @@ static CUresult cuMemcpyHtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, const void *a1
 
 /* cuMemcpyHtoD_v2 */
 typedef CUresult (*cuMemcpyHtoD_v2_fn)(CUdeviceptr a0, const void *a1, size_t a2);
-static CUresult cuMemcpyHtoD_v2_resolve(CUdeviceptr a0, const void *a1, size_t a2);
-static _Atomic(cuMemcpyHtoD_v2_fn) cuMemcpyHtoD_v2_slot = cuMemcpyHtoD_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr a0, const void *a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpyHtoD_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyHtoD_v2_unavailable(CUdeviceptr a0, const void *a1, size_t a2)
 {
 	(void)a0;
@@ -12040,6 +12529,12 @@ static CUresult cuMemcpyHtoD_v2_unavailable(CUdeviceptr a0, const void *a1, size
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoD_v2]);
+}
+static CUresult cuMemcpyHtoD_v2_resolve(CUdeviceptr a0, const void *a1, size_t a2);
+static _Atomic(cuMemcpyHtoD_v2_fn) cuMemcpyHtoD_v2_slot = cuMemcpyHtoD_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr a0, const void *a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpyHtoD_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyHtoD_v2_resolve(CUdeviceptr a0, const void *a1, size_t a2)
 {
@@ -12054,12 +12549,6 @@ static CUresult cuMemcpyHtoD_v2_resolve(CUdeviceptr a0, const void *a1, size_t a
 
 /* cuMemcpyHtoD_v2_ptds */
 typedef CUresult (*cuMemcpyHtoD_v2_ptds_fn)(CUdeviceptr a0, const void *a1, size_t a2);
-static CUresult cuMemcpyHtoD_v2_ptds_resolve(CUdeviceptr a0, const void *a1, size_t a2);
-static _Atomic(cuMemcpyHtoD_v2_ptds_fn) cuMemcpyHtoD_v2_ptds_slot = cuMemcpyHtoD_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr a0, const void *a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpyHtoD_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpyHtoD_v2_ptds_unavailable(CUdeviceptr a0, const void *a1, size_t a2)
 {
 	(void)a0;
@@ -12067,6 +12556,12 @@ static CUresult cuMemcpyHtoD_v2_ptds_unavailable(CUdeviceptr a0, const void *a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyHtoD_v2_ptds]);
+}
+static CUresult cuMemcpyHtoD_v2_ptds_resolve(CUdeviceptr a0, const void *a1, size_t a2);
+static _Atomic(cuMemcpyHtoD_v2_ptds_fn) cuMemcpyHtoD_v2_ptds_slot = cuMemcpyHtoD_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr a0, const void *a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpyHtoD_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpyHtoD_v2_ptds_resolve(CUdeviceptr a0, const void *a1, size_t a2)
 {
@@ -12081,12 +12576,6 @@ static CUresult cuMemcpyHtoD_v2_ptds_resolve(CUdeviceptr a0, const void *a1, siz
 
 /* cuMemcpyPeer */
 typedef CUresult (*cuMemcpyPeer_fn)(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4);
-static CUresult cuMemcpyPeer_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4);
-static _Atomic(cuMemcpyPeer_fn) cuMemcpyPeer_slot = cuMemcpyPeer_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyPeer(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemcpyPeer_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyPeer_unavailable(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
 {
 	(void)a0;
@@ -12096,6 +12585,12 @@ static CUresult cuMemcpyPeer_unavailable(CUdeviceptr a0, CUcontext a1, CUdevicep
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyPeer]);
+}
+static CUresult cuMemcpyPeer_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4);
+static _Atomic(cuMemcpyPeer_fn) cuMemcpyPeer_slot = cuMemcpyPeer_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyPeer(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemcpyPeer_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyPeer_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
 {
@@ -12110,12 +12605,6 @@ static CUresult cuMemcpyPeer_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a
 
 /* cuMemcpyPeerAsync */
 typedef CUresult (*cuMemcpyPeerAsync_fn)(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5);
-static CUresult cuMemcpyPeerAsync_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5);
-static _Atomic(cuMemcpyPeerAsync_fn) cuMemcpyPeerAsync_slot = cuMemcpyPeerAsync_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemcpyPeerAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemcpyPeerAsync_unavailable(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12126,6 +12615,12 @@ static CUresult cuMemcpyPeerAsync_unavailable(CUdeviceptr a0, CUcontext a1, CUde
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyPeerAsync]);
+}
+static CUresult cuMemcpyPeerAsync_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5);
+static _Atomic(cuMemcpyPeerAsync_fn) cuMemcpyPeerAsync_slot = cuMemcpyPeerAsync_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemcpyPeerAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemcpyPeerAsync_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
 {
@@ -12140,12 +12635,6 @@ static CUresult cuMemcpyPeerAsync_resolve(CUdeviceptr a0, CUcontext a1, CUdevice
 
 /* cuMemcpyPeerAsync_ptsz */
 typedef CUresult (*cuMemcpyPeerAsync_ptsz_fn)(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5);
-static CUresult cuMemcpyPeerAsync_ptsz_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5);
-static _Atomic(cuMemcpyPeerAsync_ptsz_fn) cuMemcpyPeerAsync_ptsz_slot = cuMemcpyPeerAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemcpyPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemcpyPeerAsync_ptsz_unavailable(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12156,6 +12645,12 @@ static CUresult cuMemcpyPeerAsync_ptsz_unavailable(CUdeviceptr a0, CUcontext a1,
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyPeerAsync_ptsz]);
+}
+static CUresult cuMemcpyPeerAsync_ptsz_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5);
+static _Atomic(cuMemcpyPeerAsync_ptsz_fn) cuMemcpyPeerAsync_ptsz_slot = cuMemcpyPeerAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemcpyPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemcpyPeerAsync_ptsz_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4, CUstream a5)
 {
@@ -12170,12 +12665,6 @@ static CUresult cuMemcpyPeerAsync_ptsz_resolve(CUdeviceptr a0, CUcontext a1, CUd
 
 /* cuMemcpyPeer_ptds */
 typedef CUresult (*cuMemcpyPeer_ptds_fn)(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4);
-static CUresult cuMemcpyPeer_ptds_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4);
-static _Atomic(cuMemcpyPeer_ptds_fn) cuMemcpyPeer_ptds_slot = cuMemcpyPeer_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpyPeer_ptds(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemcpyPeer_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemcpyPeer_ptds_unavailable(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
 {
 	(void)a0;
@@ -12185,6 +12674,12 @@ static CUresult cuMemcpyPeer_ptds_unavailable(CUdeviceptr a0, CUcontext a1, CUde
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpyPeer_ptds]);
+}
+static CUresult cuMemcpyPeer_ptds_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4);
+static _Atomic(cuMemcpyPeer_ptds_fn) cuMemcpyPeer_ptds_slot = cuMemcpyPeer_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpyPeer_ptds(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemcpyPeer_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemcpyPeer_ptds_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a2, CUcontext a3, size_t a4)
 {
@@ -12199,12 +12694,6 @@ static CUresult cuMemcpyPeer_ptds_resolve(CUdeviceptr a0, CUcontext a1, CUdevice
 
 /* cuMemcpy_ptds */
 typedef CUresult (*cuMemcpy_ptds_fn)(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static CUresult cuMemcpy_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
-static _Atomic(cuMemcpy_ptds_fn) cuMemcpy_ptds_slot = cuMemcpy_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemcpy_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemcpy_ptds_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	(void)a0;
@@ -12212,6 +12701,12 @@ static CUresult cuMemcpy_ptds_unavailable(CUdeviceptr a0, CUdeviceptr a1, size_t
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemcpy_ptds]);
+}
+static CUresult cuMemcpy_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2);
+static _Atomic(cuMemcpy_ptds_fn) cuMemcpy_ptds_slot = cuMemcpy_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemcpy_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemcpy_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
@@ -12226,12 +12721,6 @@ static CUresult cuMemcpy_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 
 /* cuMemsetD16 */
 typedef CUresult (*cuMemsetD16_fn)(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2);
-static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2);
-static _Atomic(cuMemsetD16_fn) cuMemsetD16_slot = cuMemsetD16_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD16(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemsetD16_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD16_unavailable(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2)
 {
 	(void)a0;
@@ -12239,6 +12728,12 @@ static CUresult cuMemsetD16_unavailable(CUdeviceptr_v1 a0, unsigned short a1, un
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16]);
+}
+static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2);
+static _Atomic(cuMemsetD16_fn) cuMemsetD16_slot = cuMemsetD16_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD16(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemsetD16_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2)
 {
@@ -12253,12 +12748,6 @@ static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsign
 
 /* cuMemsetD16Async */
 typedef CUresult (*cuMemsetD16Async_fn)(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
-static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
-static _Atomic(cuMemsetD16Async_fn) cuMemsetD16Async_slot = cuMemsetD16Async_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD16Async(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemsetD16Async_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemsetD16Async_unavailable(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -12267,6 +12756,12 @@ static CUresult cuMemsetD16Async_unavailable(CUdeviceptr a0, unsigned short a1, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16Async]);
+}
+static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
+static _Atomic(cuMemsetD16Async_fn) cuMemsetD16Async_slot = cuMemsetD16Async_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD16Async(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemsetD16Async_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
 {
@@ -12281,12 +12776,6 @@ static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size
 
 /* cuMemsetD16Async_ptsz */
 typedef CUresult (*cuMemsetD16Async_ptsz_fn)(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
-static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
-static _Atomic(cuMemsetD16Async_ptsz_fn) cuMemsetD16Async_ptsz_slot = cuMemsetD16Async_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemsetD16Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemsetD16Async_ptsz_unavailable(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -12295,6 +12784,12 @@ static CUresult cuMemsetD16Async_ptsz_unavailable(CUdeviceptr a0, unsigned short
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16Async_ptsz]);
+}
+static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
+static _Atomic(cuMemsetD16Async_ptsz_fn) cuMemsetD16Async_ptsz_slot = cuMemsetD16Async_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemsetD16Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
 {
@@ -12309,12 +12804,6 @@ static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1,
 
 /* cuMemsetD16_v2 */
 typedef CUresult (*cuMemsetD16_v2_fn)(CUdeviceptr a0, unsigned short a1, size_t a2);
-static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t a2);
-static _Atomic(cuMemsetD16_v2_fn) cuMemsetD16_v2_slot = cuMemsetD16_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr a0, unsigned short a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemsetD16_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD16_v2_unavailable(CUdeviceptr a0, unsigned short a1, size_t a2)
 {
 	(void)a0;
@@ -12322,6 +12811,12 @@ static CUresult cuMemsetD16_v2_unavailable(CUdeviceptr a0, unsigned short a1, si
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16_v2]);
+}
+static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t a2);
+static _Atomic(cuMemsetD16_v2_fn) cuMemsetD16_v2_slot = cuMemsetD16_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr a0, unsigned short a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemsetD16_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t a2)
 {
@@ -12336,12 +12831,6 @@ static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t
 
 /* cuMemsetD16_v2_ptds */
 typedef CUresult (*cuMemsetD16_v2_ptds_fn)(CUdeviceptr a0, unsigned short a1, size_t a2);
-static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, size_t a2);
-static _Atomic(cuMemsetD16_v2_ptds_fn) cuMemsetD16_v2_ptds_slot = cuMemsetD16_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD16_v2_ptds(CUdeviceptr a0, unsigned short a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemsetD16_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD16_v2_ptds_unavailable(CUdeviceptr a0, unsigned short a1, size_t a2)
 {
 	(void)a0;
@@ -12349,6 +12838,12 @@ static CUresult cuMemsetD16_v2_ptds_unavailable(CUdeviceptr a0, unsigned short a
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16_v2_ptds]);
+}
+static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, size_t a2);
+static _Atomic(cuMemsetD16_v2_ptds_fn) cuMemsetD16_v2_ptds_slot = cuMemsetD16_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD16_v2_ptds(CUdeviceptr a0, unsigned short a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemsetD16_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, size_t a2)
 {
@@ -12363,12 +12858,6 @@ static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, s
 
 /* cuMemsetD2D16 */
 typedef CUresult (*cuMemsetD2D16_fn)(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4);
-static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4);
-static _Atomic(cuMemsetD2D16_fn) cuMemsetD2D16_slot = cuMemsetD2D16_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D16(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D16_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D16_unavailable(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -12378,6 +12867,12 @@ static CUresult cuMemsetD2D16_unavailable(CUdeviceptr_v1 a0, unsigned int a1, un
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16]);
+}
+static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4);
+static _Atomic(cuMemsetD2D16_fn) cuMemsetD2D16_slot = cuMemsetD2D16_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D16(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D16_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4)
 {
@@ -12392,12 +12887,6 @@ static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsign
 
 /* cuMemsetD2D16Async */
 typedef CUresult (*cuMemsetD2D16Async_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
-static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
-static _Atomic(cuMemsetD2D16Async_fn) cuMemsetD2D16Async_slot = cuMemsetD2D16Async_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemsetD2D16Async_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemsetD2D16Async_unavailable(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12408,6 +12897,12 @@ static CUresult cuMemsetD2D16Async_unavailable(CUdeviceptr a0, size_t a1, unsign
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16Async]);
+}
+static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
+static _Atomic(cuMemsetD2D16Async_fn) cuMemsetD2D16Async_slot = cuMemsetD2D16Async_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemsetD2D16Async_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
 {
@@ -12422,12 +12917,6 @@ static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned s
 
 /* cuMemsetD2D16Async_ptsz */
 typedef CUresult (*cuMemsetD2D16Async_ptsz_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
-static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
-static _Atomic(cuMemsetD2D16Async_ptsz_fn) cuMemsetD2D16Async_ptsz_slot = cuMemsetD2D16Async_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemsetD2D16Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemsetD2D16Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12438,6 +12927,12 @@ static CUresult cuMemsetD2D16Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, u
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16Async_ptsz]);
+}
+static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
+static _Atomic(cuMemsetD2D16Async_ptsz_fn) cuMemsetD2D16Async_ptsz_slot = cuMemsetD2D16Async_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemsetD2D16Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
 {
@@ -12452,12 +12947,6 @@ static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsig
 
 /* cuMemsetD2D16_v2 */
 typedef CUresult (*cuMemsetD2D16_v2_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
-static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
-static _Atomic(cuMemsetD2D16_v2_fn) cuMemsetD2D16_v2_slot = cuMemsetD2D16_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D16_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D16_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -12467,6 +12956,12 @@ static CUresult cuMemsetD2D16_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16_v2]);
+}
+static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
+static _Atomic(cuMemsetD2D16_v2_fn) cuMemsetD2D16_v2_slot = cuMemsetD2D16_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D16_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
 {
@@ -12481,12 +12976,6 @@ static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned sho
 
 /* cuMemsetD2D16_v2_ptds */
 typedef CUresult (*cuMemsetD2D16_v2_ptds_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
-static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
-static _Atomic(cuMemsetD2D16_v2_ptds_fn) cuMemsetD2D16_v2_ptds_slot = cuMemsetD2D16_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D16_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D16_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -12496,6 +12985,12 @@ static CUresult cuMemsetD2D16_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, uns
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16_v2_ptds]);
+}
+static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
+static _Atomic(cuMemsetD2D16_v2_ptds_fn) cuMemsetD2D16_v2_ptds_slot = cuMemsetD2D16_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D16_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
 {
@@ -12510,12 +13005,6 @@ static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigne
 
 /* cuMemsetD2D32 */
 typedef CUresult (*cuMemsetD2D32_fn)(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4);
-static CUresult cuMemsetD2D32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4);
-static _Atomic(cuMemsetD2D32_fn) cuMemsetD2D32_slot = cuMemsetD2D32_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D32_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D32_unavailable(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -12525,6 +13014,12 @@ static CUresult cuMemsetD2D32_unavailable(CUdeviceptr_v1 a0, unsigned int a1, un
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D32]);
+}
+static CUresult cuMemsetD2D32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4);
+static _Atomic(cuMemsetD2D32_fn) cuMemsetD2D32_slot = cuMemsetD2D32_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D32_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4)
 {
@@ -12539,12 +13034,6 @@ static CUresult cuMemsetD2D32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsign
 
 /* cuMemsetD2D32Async */
 typedef CUresult (*cuMemsetD2D32Async_fn)(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5);
-static CUresult cuMemsetD2D32Async_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5);
-static _Atomic(cuMemsetD2D32Async_fn) cuMemsetD2D32Async_slot = cuMemsetD2D32Async_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemsetD2D32Async_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemsetD2D32Async_unavailable(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12555,6 +13044,12 @@ static CUresult cuMemsetD2D32Async_unavailable(CUdeviceptr a0, size_t a1, unsign
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D32Async]);
+}
+static CUresult cuMemsetD2D32Async_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5);
+static _Atomic(cuMemsetD2D32Async_fn) cuMemsetD2D32Async_slot = cuMemsetD2D32Async_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemsetD2D32Async_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemsetD2D32Async_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
 {
@@ -12569,12 +13064,6 @@ static CUresult cuMemsetD2D32Async_resolve(CUdeviceptr a0, size_t a1, unsigned i
 
 /* cuMemsetD2D32Async_ptsz */
 typedef CUresult (*cuMemsetD2D32Async_ptsz_fn)(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5);
-static CUresult cuMemsetD2D32Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5);
-static _Atomic(cuMemsetD2D32Async_ptsz_fn) cuMemsetD2D32Async_ptsz_slot = cuMemsetD2D32Async_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemsetD2D32Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemsetD2D32Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12585,6 +13074,12 @@ static CUresult cuMemsetD2D32Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, u
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D32Async_ptsz]);
+}
+static CUresult cuMemsetD2D32Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5);
+static _Atomic(cuMemsetD2D32Async_ptsz_fn) cuMemsetD2D32Async_ptsz_slot = cuMemsetD2D32Async_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemsetD2D32Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemsetD2D32Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4, CUstream a5)
 {
@@ -12599,12 +13094,6 @@ static CUresult cuMemsetD2D32Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsig
 
 /* cuMemsetD2D32_v2 */
 typedef CUresult (*cuMemsetD2D32_v2_fn)(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4);
-static CUresult cuMemsetD2D32_v2_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4);
-static _Atomic(cuMemsetD2D32_v2_fn) cuMemsetD2D32_v2_slot = cuMemsetD2D32_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D32_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D32_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -12614,6 +13103,12 @@ static CUresult cuMemsetD2D32_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D32_v2]);
+}
+static CUresult cuMemsetD2D32_v2_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4);
+static _Atomic(cuMemsetD2D32_v2_fn) cuMemsetD2D32_v2_slot = cuMemsetD2D32_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D32_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D32_v2_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
 {
@@ -12628,12 +13123,6 @@ static CUresult cuMemsetD2D32_v2_resolve(CUdeviceptr a0, size_t a1, unsigned int
 
 /* cuMemsetD2D32_v2_ptds */
 typedef CUresult (*cuMemsetD2D32_v2_ptds_fn)(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4);
-static CUresult cuMemsetD2D32_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4);
-static _Atomic(cuMemsetD2D32_v2_ptds_fn) cuMemsetD2D32_v2_ptds_slot = cuMemsetD2D32_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D32_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D32_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -12643,6 +13132,12 @@ static CUresult cuMemsetD2D32_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, uns
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D32_v2_ptds]);
+}
+static CUresult cuMemsetD2D32_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4);
+static _Atomic(cuMemsetD2D32_v2_ptds_fn) cuMemsetD2D32_v2_ptds_slot = cuMemsetD2D32_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D32_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D32_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned int a2, size_t a3, size_t a4)
 {
@@ -12657,12 +13152,6 @@ static CUresult cuMemsetD2D32_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigne
 
 /* cuMemsetD2D8 */
 typedef CUresult (*cuMemsetD2D8_fn)(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4);
-static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4);
-static _Atomic(cuMemsetD2D8_fn) cuMemsetD2D8_slot = cuMemsetD2D8_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D8(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D8_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D8_unavailable(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -12672,6 +13161,12 @@ static CUresult cuMemsetD2D8_unavailable(CUdeviceptr_v1 a0, unsigned int a1, uns
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8]);
+}
+static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4);
+static _Atomic(cuMemsetD2D8_fn) cuMemsetD2D8_slot = cuMemsetD2D8_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D8(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D8_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4)
 {
@@ -12686,12 +13181,6 @@ static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigne
 
 /* cuMemsetD2D8Async */
 typedef CUresult (*cuMemsetD2D8Async_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
-static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
-static _Atomic(cuMemsetD2D8Async_fn) cuMemsetD2D8Async_slot = cuMemsetD2D8Async_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemsetD2D8Async_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemsetD2D8Async_unavailable(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12702,6 +13191,12 @@ static CUresult cuMemsetD2D8Async_unavailable(CUdeviceptr a0, size_t a1, unsigne
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8Async]);
+}
+static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
+static _Atomic(cuMemsetD2D8Async_fn) cuMemsetD2D8Async_slot = cuMemsetD2D8Async_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemsetD2D8Async_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
 {
@@ -12716,12 +13211,6 @@ static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned ch
 
 /* cuMemsetD2D8Async_ptsz */
 typedef CUresult (*cuMemsetD2D8Async_ptsz_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
-static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
-static _Atomic(cuMemsetD2D8Async_ptsz_fn) cuMemsetD2D8Async_ptsz_slot = cuMemsetD2D8Async_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
-{
-	return atomic_load_explicit(&cuMemsetD2D8Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMemsetD2D8Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
 {
 	(void)a0;
@@ -12732,6 +13221,12 @@ static CUresult cuMemsetD2D8Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, un
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8Async_ptsz]);
+}
+static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
+static _Atomic(cuMemsetD2D8Async_ptsz_fn) cuMemsetD2D8Async_ptsz_slot = cuMemsetD2D8Async_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
+{
+	return atomic_load_explicit(&cuMemsetD2D8Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
 {
@@ -12746,12 +13241,6 @@ static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsign
 
 /* cuMemsetD2D8_v2 */
 typedef CUresult (*cuMemsetD2D8_v2_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
-static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
-static _Atomic(cuMemsetD2D8_v2_fn) cuMemsetD2D8_v2_slot = cuMemsetD2D8_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D8_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D8_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -12761,6 +13250,12 @@ static CUresult cuMemsetD2D8_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned 
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8_v2]);
+}
+static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
+static _Atomic(cuMemsetD2D8_v2_fn) cuMemsetD2D8_v2_slot = cuMemsetD2D8_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D8_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
 {
@@ -12775,12 +13270,6 @@ static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char
 
 /* cuMemsetD2D8_v2_ptds */
 typedef CUresult (*cuMemsetD2D8_v2_ptds_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
-static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
-static _Atomic(cuMemsetD2D8_v2_ptds_fn) cuMemsetD2D8_v2_ptds_slot = cuMemsetD2D8_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cuMemsetD2D8_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMemsetD2D8_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -12790,6 +13279,12 @@ static CUresult cuMemsetD2D8_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, unsi
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8_v2_ptds]);
+}
+static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
+static _Atomic(cuMemsetD2D8_v2_ptds_fn) cuMemsetD2D8_v2_ptds_slot = cuMemsetD2D8_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cuMemsetD2D8_v2_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
 {
@@ -12804,12 +13299,6 @@ static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned
 
 /* cuMemsetD32 */
 typedef CUresult (*cuMemsetD32_fn)(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2);
-static CUresult cuMemsetD32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2);
-static _Atomic(cuMemsetD32_fn) cuMemsetD32_slot = cuMemsetD32_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemsetD32_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD32_unavailable(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2)
 {
 	(void)a0;
@@ -12817,6 +13306,12 @@ static CUresult cuMemsetD32_unavailable(CUdeviceptr_v1 a0, unsigned int a1, unsi
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD32]);
+}
+static CUresult cuMemsetD32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2);
+static _Atomic(cuMemsetD32_fn) cuMemsetD32_slot = cuMemsetD32_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD32(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemsetD32_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2)
 {
@@ -12831,12 +13326,6 @@ static CUresult cuMemsetD32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned
 
 /* cuMemsetD32Async */
 typedef CUresult (*cuMemsetD32Async_fn)(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3);
-static CUresult cuMemsetD32Async_resolve(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3);
-static _Atomic(cuMemsetD32Async_fn) cuMemsetD32Async_slot = cuMemsetD32Async_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD32Async(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemsetD32Async_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemsetD32Async_unavailable(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -12845,6 +13334,12 @@ static CUresult cuMemsetD32Async_unavailable(CUdeviceptr a0, unsigned int a1, si
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD32Async]);
+}
+static CUresult cuMemsetD32Async_resolve(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3);
+static _Atomic(cuMemsetD32Async_fn) cuMemsetD32Async_slot = cuMemsetD32Async_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD32Async(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemsetD32Async_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemsetD32Async_resolve(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
 {
@@ -12859,12 +13354,6 @@ static CUresult cuMemsetD32Async_resolve(CUdeviceptr a0, unsigned int a1, size_t
 
 /* cuMemsetD32Async_ptsz */
 typedef CUresult (*cuMemsetD32Async_ptsz_fn)(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3);
-static CUresult cuMemsetD32Async_ptsz_resolve(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3);
-static _Atomic(cuMemsetD32Async_ptsz_fn) cuMemsetD32Async_ptsz_slot = cuMemsetD32Async_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemsetD32Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemsetD32Async_ptsz_unavailable(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -12873,6 +13362,12 @@ static CUresult cuMemsetD32Async_ptsz_unavailable(CUdeviceptr a0, unsigned int a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD32Async_ptsz]);
+}
+static CUresult cuMemsetD32Async_ptsz_resolve(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3);
+static _Atomic(cuMemsetD32Async_ptsz_fn) cuMemsetD32Async_ptsz_slot = cuMemsetD32Async_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemsetD32Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemsetD32Async_ptsz_resolve(CUdeviceptr a0, unsigned int a1, size_t a2, CUstream a3)
 {
@@ -12887,12 +13382,6 @@ static CUresult cuMemsetD32Async_ptsz_resolve(CUdeviceptr a0, unsigned int a1, s
 
 /* cuMemsetD32_v2 */
 typedef CUresult (*cuMemsetD32_v2_fn)(CUdeviceptr a0, unsigned int a1, size_t a2);
-static CUresult cuMemsetD32_v2_resolve(CUdeviceptr a0, unsigned int a1, size_t a2);
-static _Atomic(cuMemsetD32_v2_fn) cuMemsetD32_v2_slot = cuMemsetD32_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr a0, unsigned int a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemsetD32_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD32_v2_unavailable(CUdeviceptr a0, unsigned int a1, size_t a2)
 {
 	(void)a0;
@@ -12900,6 +13389,12 @@ static CUresult cuMemsetD32_v2_unavailable(CUdeviceptr a0, unsigned int a1, size
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD32_v2]);
+}
+static CUresult cuMemsetD32_v2_resolve(CUdeviceptr a0, unsigned int a1, size_t a2);
+static _Atomic(cuMemsetD32_v2_fn) cuMemsetD32_v2_slot = cuMemsetD32_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr a0, unsigned int a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemsetD32_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD32_v2_resolve(CUdeviceptr a0, unsigned int a1, size_t a2)
 {
@@ -12914,12 +13409,6 @@ static CUresult cuMemsetD32_v2_resolve(CUdeviceptr a0, unsigned int a1, size_t a
 
 /* cuMemsetD32_v2_ptds */
 typedef CUresult (*cuMemsetD32_v2_ptds_fn)(CUdeviceptr a0, unsigned int a1, size_t a2);
-static CUresult cuMemsetD32_v2_ptds_resolve(CUdeviceptr a0, unsigned int a1, size_t a2);
-static _Atomic(cuMemsetD32_v2_ptds_fn) cuMemsetD32_v2_ptds_slot = cuMemsetD32_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD32_v2_ptds(CUdeviceptr a0, unsigned int a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemsetD32_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD32_v2_ptds_unavailable(CUdeviceptr a0, unsigned int a1, size_t a2)
 {
 	(void)a0;
@@ -12927,6 +13416,12 @@ static CUresult cuMemsetD32_v2_ptds_unavailable(CUdeviceptr a0, unsigned int a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD32_v2_ptds]);
+}
+static CUresult cuMemsetD32_v2_ptds_resolve(CUdeviceptr a0, unsigned int a1, size_t a2);
+static _Atomic(cuMemsetD32_v2_ptds_fn) cuMemsetD32_v2_ptds_slot = cuMemsetD32_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD32_v2_ptds(CUdeviceptr a0, unsigned int a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemsetD32_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD32_v2_ptds_resolve(CUdeviceptr a0, unsigned int a1, size_t a2)
 {
@@ -12941,12 +13436,6 @@ static CUresult cuMemsetD32_v2_ptds_resolve(CUdeviceptr a0, unsigned int a1, siz
 
 /* cuMemsetD8 */
 typedef CUresult (*cuMemsetD8_fn)(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2);
-static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2);
-static _Atomic(cuMemsetD8_fn) cuMemsetD8_slot = cuMemsetD8_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD8(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMemsetD8_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD8_unavailable(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
 {
 	(void)a0;
@@ -12954,6 +13443,12 @@ static CUresult cuMemsetD8_unavailable(CUdeviceptr_v1 a0, unsigned char a1, unsi
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8]);
+}
+static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2);
+static _Atomic(cuMemsetD8_fn) cuMemsetD8_slot = cuMemsetD8_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD8(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMemsetD8_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
 {
@@ -12968,12 +13463,6 @@ static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned
 
 /* cuMemsetD8Async */
 typedef CUresult (*cuMemsetD8Async_fn)(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
-static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
-static _Atomic(cuMemsetD8Async_fn) cuMemsetD8Async_slot = cuMemsetD8Async_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD8Async(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemsetD8Async_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemsetD8Async_unavailable(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -12982,6 +13471,12 @@ static CUresult cuMemsetD8Async_unavailable(CUdeviceptr a0, unsigned char a1, si
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8Async]);
+}
+static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
+static _Atomic(cuMemsetD8Async_fn) cuMemsetD8Async_slot = cuMemsetD8Async_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD8Async(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemsetD8Async_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
 {
@@ -12996,12 +13491,6 @@ static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t
 
 /* cuMemsetD8Async_ptsz */
 typedef CUresult (*cuMemsetD8Async_ptsz_fn)(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
-static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
-static _Atomic(cuMemsetD8Async_ptsz_fn) cuMemsetD8Async_ptsz_slot = cuMemsetD8Async_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD8Async_ptsz(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuMemsetD8Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMemsetD8Async_ptsz_unavailable(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
 {
 	(void)a0;
@@ -13010,6 +13499,12 @@ static CUresult cuMemsetD8Async_ptsz_unavailable(CUdeviceptr a0, unsigned char a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8Async_ptsz]);
+}
+static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
+static _Atomic(cuMemsetD8Async_ptsz_fn) cuMemsetD8Async_ptsz_slot = cuMemsetD8Async_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD8Async_ptsz(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuMemsetD8Async_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
 {
@@ -13024,12 +13519,6 @@ static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, s
 
 /* cuMemsetD8_v2 */
 typedef CUresult (*cuMemsetD8_v2_fn)(CUdeviceptr a0, unsigned char a1, size_t a2);
-static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a2);
-static _Atomic(cuMemsetD8_v2_fn) cuMemsetD8_v2_slot = cuMemsetD8_v2_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr a0, unsigned char a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemsetD8_v2_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD8_v2_unavailable(CUdeviceptr a0, unsigned char a1, size_t a2)
 {
 	(void)a0;
@@ -13037,6 +13526,12 @@ static CUresult cuMemsetD8_v2_unavailable(CUdeviceptr a0, unsigned char a1, size
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8_v2]);
+}
+static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a2);
+static _Atomic(cuMemsetD8_v2_fn) cuMemsetD8_v2_slot = cuMemsetD8_v2_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr a0, unsigned char a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemsetD8_v2_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a2)
 {
@@ -13051,12 +13546,6 @@ static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a
 
 /* cuMemsetD8_v2_ptds */
 typedef CUresult (*cuMemsetD8_v2_ptds_fn)(CUdeviceptr a0, unsigned char a1, size_t a2);
-static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, size_t a2);
-static _Atomic(cuMemsetD8_v2_ptds_fn) cuMemsetD8_v2_ptds_slot = cuMemsetD8_v2_ptds_resolve;
-CUDASTUB_EXPORT CUresult cuMemsetD8_v2_ptds(CUdeviceptr a0, unsigned char a1, size_t a2)
-{
-	return atomic_load_explicit(&cuMemsetD8_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMemsetD8_v2_ptds_unavailable(CUdeviceptr a0, unsigned char a1, size_t a2)
 {
 	(void)a0;
@@ -13064,6 +13553,12 @@ static CUresult cuMemsetD8_v2_ptds_unavailable(CUdeviceptr a0, unsigned char a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8_v2_ptds]);
+}
+static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, size_t a2);
+static _Atomic(cuMemsetD8_v2_ptds_fn) cuMemsetD8_v2_ptds_slot = cuMemsetD8_v2_ptds_resolve;
+CUDASTUB_EXPORT CUresult cuMemsetD8_v2_ptds(CUdeviceptr a0, unsigned char a1, size_t a2)
+{
+	return atomic_load_explicit(&cuMemsetD8_v2_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, size_t a2)
 {
@@ -13078,12 +13573,6 @@ static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, siz
 
 /* cuMipmappedArrayCreate */
 typedef CUresult (*cuMipmappedArrayCreate_fn)(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2);
-static CUresult cuMipmappedArrayCreate_resolve(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2);
-static _Atomic(cuMipmappedArrayCreate_fn) cuMipmappedArrayCreate_slot = cuMipmappedArrayCreate_resolve;
-CUDASTUB_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMipmappedArrayCreate_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMipmappedArrayCreate_unavailable(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2)
 {
 	(void)a0;
@@ -13091,6 +13580,12 @@ static CUresult cuMipmappedArrayCreate_unavailable(CUmipmappedArray *a0, const C
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMipmappedArrayCreate]);
+}
+static CUresult cuMipmappedArrayCreate_resolve(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2);
+static _Atomic(cuMipmappedArrayCreate_fn) cuMipmappedArrayCreate_slot = cuMipmappedArrayCreate_resolve;
+CUDASTUB_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMipmappedArrayCreate_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMipmappedArrayCreate_resolve(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2)
 {
@@ -13105,17 +13600,17 @@ static CUresult cuMipmappedArrayCreate_resolve(CUmipmappedArray *a0, const CUDA_
 
 /* cuMipmappedArrayDestroy */
 typedef CUresult (*cuMipmappedArrayDestroy_fn)(CUmipmappedArray a0);
-static CUresult cuMipmappedArrayDestroy_resolve(CUmipmappedArray a0);
-static _Atomic(cuMipmappedArrayDestroy_fn) cuMipmappedArrayDestroy_slot = cuMipmappedArrayDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuMipmappedArrayDestroy(CUmipmappedArray a0)
-{
-	return atomic_load_explicit(&cuMipmappedArrayDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuMipmappedArrayDestroy_unavailable(CUmipmappedArray a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMipmappedArrayDestroy]);
+}
+static CUresult cuMipmappedArrayDestroy_resolve(CUmipmappedArray a0);
+static _Atomic(cuMipmappedArrayDestroy_fn) cuMipmappedArrayDestroy_slot = cuMipmappedArrayDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuMipmappedArrayDestroy(CUmipmappedArray a0)
+{
+	return atomic_load_explicit(&cuMipmappedArrayDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuMipmappedArrayDestroy_resolve(CUmipmappedArray a0)
 {
@@ -13130,12 +13625,6 @@ static CUresult cuMipmappedArrayDestroy_resolve(CUmipmappedArray a0)
 
 /* cuMipmappedArrayGetLevel */
 typedef CUresult (*cuMipmappedArrayGetLevel_fn)(CUarray *a0, CUmipmappedArray a1, unsigned int a2);
-static CUresult cuMipmappedArrayGetLevel_resolve(CUarray *a0, CUmipmappedArray a1, unsigned int a2);
-static _Atomic(cuMipmappedArrayGetLevel_fn) cuMipmappedArrayGetLevel_slot = cuMipmappedArrayGetLevel_resolve;
-CUDASTUB_EXPORT CUresult cuMipmappedArrayGetLevel(CUarray *a0, CUmipmappedArray a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuMipmappedArrayGetLevel_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMipmappedArrayGetLevel_unavailable(CUarray *a0, CUmipmappedArray a1, unsigned int a2)
 {
 	(void)a0;
@@ -13143,6 +13632,12 @@ static CUresult cuMipmappedArrayGetLevel_unavailable(CUarray *a0, CUmipmappedArr
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMipmappedArrayGetLevel]);
+}
+static CUresult cuMipmappedArrayGetLevel_resolve(CUarray *a0, CUmipmappedArray a1, unsigned int a2);
+static _Atomic(cuMipmappedArrayGetLevel_fn) cuMipmappedArrayGetLevel_slot = cuMipmappedArrayGetLevel_resolve;
+CUDASTUB_EXPORT CUresult cuMipmappedArrayGetLevel(CUarray *a0, CUmipmappedArray a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuMipmappedArrayGetLevel_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMipmappedArrayGetLevel_resolve(CUarray *a0, CUmipmappedArray a1, unsigned int a2)
 {
@@ -13157,12 +13652,6 @@ static CUresult cuMipmappedArrayGetLevel_resolve(CUarray *a0, CUmipmappedArray a
 
 /* cuMipmappedArrayGetMemoryRequirements */
 typedef CUresult (*cuMipmappedArrayGetMemoryRequirements_fn)(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUmipmappedArray a1, CUdevice a2);
-static CUresult cuMipmappedArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUmipmappedArray a1, CUdevice a2);
-static _Atomic(cuMipmappedArrayGetMemoryRequirements_fn) cuMipmappedArrayGetMemoryRequirements_slot = cuMipmappedArrayGetMemoryRequirements_resolve;
-CUDASTUB_EXPORT CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUmipmappedArray a1, CUdevice a2)
-{
-	return atomic_load_explicit(&cuMipmappedArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMipmappedArrayGetMemoryRequirements_unavailable(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUmipmappedArray a1, CUdevice a2)
 {
 	(void)a0;
@@ -13170,6 +13659,12 @@ static CUresult cuMipmappedArrayGetMemoryRequirements_unavailable(CUDA_ARRAY_MEM
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMipmappedArrayGetMemoryRequirements]);
+}
+static CUresult cuMipmappedArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUmipmappedArray a1, CUdevice a2);
+static _Atomic(cuMipmappedArrayGetMemoryRequirements_fn) cuMipmappedArrayGetMemoryRequirements_slot = cuMipmappedArrayGetMemoryRequirements_resolve;
+CUDASTUB_EXPORT CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUmipmappedArray a1, CUdevice a2)
+{
+	return atomic_load_explicit(&cuMipmappedArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMipmappedArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREMENTS *a0, CUmipmappedArray a1, CUdevice a2)
 {
@@ -13184,18 +13679,18 @@ static CUresult cuMipmappedArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_
 
 /* cuMipmappedArrayGetSparseProperties */
 typedef CUresult (*cuMipmappedArrayGetSparseProperties_fn)(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUmipmappedArray a1);
-static CUresult cuMipmappedArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUmipmappedArray a1);
-static _Atomic(cuMipmappedArrayGetSparseProperties_fn) cuMipmappedArrayGetSparseProperties_slot = cuMipmappedArrayGetSparseProperties_resolve;
-CUDASTUB_EXPORT CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUmipmappedArray a1)
-{
-	return atomic_load_explicit(&cuMipmappedArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMipmappedArrayGetSparseProperties_unavailable(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUmipmappedArray a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMipmappedArrayGetSparseProperties]);
+}
+static CUresult cuMipmappedArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUmipmappedArray a1);
+static _Atomic(cuMipmappedArrayGetSparseProperties_fn) cuMipmappedArrayGetSparseProperties_slot = cuMipmappedArrayGetSparseProperties_resolve;
+CUDASTUB_EXPORT CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUmipmappedArray a1)
+{
+	return atomic_load_explicit(&cuMipmappedArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMipmappedArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES *a0, CUmipmappedArray a1)
 {
@@ -13210,12 +13705,6 @@ static CUresult cuMipmappedArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PR
 
 /* cuModuleEnumerateFunctions */
 typedef CUresult (*cuModuleEnumerateFunctions_fn)(CUfunction *a0, unsigned int a1, CUmodule a2);
-static CUresult cuModuleEnumerateFunctions_resolve(CUfunction *a0, unsigned int a1, CUmodule a2);
-static _Atomic(cuModuleEnumerateFunctions_fn) cuModuleEnumerateFunctions_slot = cuModuleEnumerateFunctions_resolve;
-CUDASTUB_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *a0, unsigned int a1, CUmodule a2)
-{
-	return atomic_load_explicit(&cuModuleEnumerateFunctions_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuModuleEnumerateFunctions_unavailable(CUfunction *a0, unsigned int a1, CUmodule a2)
 {
 	(void)a0;
@@ -13223,6 +13712,12 @@ static CUresult cuModuleEnumerateFunctions_unavailable(CUfunction *a0, unsigned 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleEnumerateFunctions]);
+}
+static CUresult cuModuleEnumerateFunctions_resolve(CUfunction *a0, unsigned int a1, CUmodule a2);
+static _Atomic(cuModuleEnumerateFunctions_fn) cuModuleEnumerateFunctions_slot = cuModuleEnumerateFunctions_resolve;
+CUDASTUB_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *a0, unsigned int a1, CUmodule a2)
+{
+	return atomic_load_explicit(&cuModuleEnumerateFunctions_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuModuleEnumerateFunctions_resolve(CUfunction *a0, unsigned int a1, CUmodule a2)
 {
@@ -13237,12 +13732,6 @@ static CUresult cuModuleEnumerateFunctions_resolve(CUfunction *a0, unsigned int 
 
 /* cuModuleGetFunction */
 typedef CUresult (*cuModuleGetFunction_fn)(CUfunction *a0, CUmodule a1, const char *a2);
-static CUresult cuModuleGetFunction_resolve(CUfunction *a0, CUmodule a1, const char *a2);
-static _Atomic(cuModuleGetFunction_fn) cuModuleGetFunction_slot = cuModuleGetFunction_resolve;
-CUDASTUB_EXPORT CUresult cuModuleGetFunction(CUfunction *a0, CUmodule a1, const char *a2)
-{
-	return atomic_load_explicit(&cuModuleGetFunction_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuModuleGetFunction_unavailable(CUfunction *a0, CUmodule a1, const char *a2)
 {
 	(void)a0;
@@ -13250,6 +13739,12 @@ static CUresult cuModuleGetFunction_unavailable(CUfunction *a0, CUmodule a1, con
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleGetFunction]);
+}
+static CUresult cuModuleGetFunction_resolve(CUfunction *a0, CUmodule a1, const char *a2);
+static _Atomic(cuModuleGetFunction_fn) cuModuleGetFunction_slot = cuModuleGetFunction_resolve;
+CUDASTUB_EXPORT CUresult cuModuleGetFunction(CUfunction *a0, CUmodule a1, const char *a2)
+{
+	return atomic_load_explicit(&cuModuleGetFunction_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuModuleGetFunction_resolve(CUfunction *a0, CUmodule a1, const char *a2)
 {
@@ -13264,18 +13759,18 @@ static CUresult cuModuleGetFunction_resolve(CUfunction *a0, CUmodule a1, const c
 
 /* cuModuleGetFunctionCount */
 typedef CUresult (*cuModuleGetFunctionCount_fn)(unsigned int *a0, CUmodule a1);
-static CUresult cuModuleGetFunctionCount_resolve(unsigned int *a0, CUmodule a1);
-static _Atomic(cuModuleGetFunctionCount_fn) cuModuleGetFunctionCount_slot = cuModuleGetFunctionCount_resolve;
-CUDASTUB_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *a0, CUmodule a1)
-{
-	return atomic_load_explicit(&cuModuleGetFunctionCount_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuModuleGetFunctionCount_unavailable(unsigned int *a0, CUmodule a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleGetFunctionCount]);
+}
+static CUresult cuModuleGetFunctionCount_resolve(unsigned int *a0, CUmodule a1);
+static _Atomic(cuModuleGetFunctionCount_fn) cuModuleGetFunctionCount_slot = cuModuleGetFunctionCount_resolve;
+CUDASTUB_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *a0, CUmodule a1)
+{
+	return atomic_load_explicit(&cuModuleGetFunctionCount_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuModuleGetFunctionCount_resolve(unsigned int *a0, CUmodule a1)
 {
@@ -13290,12 +13785,6 @@ static CUresult cuModuleGetFunctionCount_resolve(unsigned int *a0, CUmodule a1)
 
 /* cuModuleGetGlobal */
 typedef CUresult (*cuModuleGetGlobal_fn)(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2, const char *a3);
-static CUresult cuModuleGetGlobal_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2, const char *a3);
-static _Atomic(cuModuleGetGlobal_fn) cuModuleGetGlobal_slot = cuModuleGetGlobal_resolve;
-CUDASTUB_EXPORT CUresult cuModuleGetGlobal(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2, const char *a3)
-{
-	return atomic_load_explicit(&cuModuleGetGlobal_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuModuleGetGlobal_unavailable(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2, const char *a3)
 {
 	(void)a0;
@@ -13304,6 +13793,12 @@ static CUresult cuModuleGetGlobal_unavailable(CUdeviceptr_v1 *a0, unsigned int *
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleGetGlobal]);
+}
+static CUresult cuModuleGetGlobal_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2, const char *a3);
+static _Atomic(cuModuleGetGlobal_fn) cuModuleGetGlobal_slot = cuModuleGetGlobal_resolve;
+CUDASTUB_EXPORT CUresult cuModuleGetGlobal(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2, const char *a3)
+{
+	return atomic_load_explicit(&cuModuleGetGlobal_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuModuleGetGlobal_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, CUmodule a2, const char *a3)
 {
@@ -13318,12 +13813,6 @@ static CUresult cuModuleGetGlobal_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, 
 
 /* cuModuleGetGlobal_v2 */
 typedef CUresult (*cuModuleGetGlobal_v2_fn)(CUdeviceptr *a0, size_t *a1, CUmodule a2, const char *a3);
-static CUresult cuModuleGetGlobal_v2_resolve(CUdeviceptr *a0, size_t *a1, CUmodule a2, const char *a3);
-static _Atomic(cuModuleGetGlobal_v2_fn) cuModuleGetGlobal_v2_slot = cuModuleGetGlobal_v2_resolve;
-CUDASTUB_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *a0, size_t *a1, CUmodule a2, const char *a3)
-{
-	return atomic_load_explicit(&cuModuleGetGlobal_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuModuleGetGlobal_v2_unavailable(CUdeviceptr *a0, size_t *a1, CUmodule a2, const char *a3)
 {
 	(void)a0;
@@ -13332,6 +13821,12 @@ static CUresult cuModuleGetGlobal_v2_unavailable(CUdeviceptr *a0, size_t *a1, CU
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleGetGlobal_v2]);
+}
+static CUresult cuModuleGetGlobal_v2_resolve(CUdeviceptr *a0, size_t *a1, CUmodule a2, const char *a3);
+static _Atomic(cuModuleGetGlobal_v2_fn) cuModuleGetGlobal_v2_slot = cuModuleGetGlobal_v2_resolve;
+CUDASTUB_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *a0, size_t *a1, CUmodule a2, const char *a3)
+{
+	return atomic_load_explicit(&cuModuleGetGlobal_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuModuleGetGlobal_v2_resolve(CUdeviceptr *a0, size_t *a1, CUmodule a2, const char *a3)
 {
@@ -13346,17 +13841,17 @@ static CUresult cuModuleGetGlobal_v2_resolve(CUdeviceptr *a0, size_t *a1, CUmodu
 
 /* cuModuleGetLoadingMode */
 typedef CUresult (*cuModuleGetLoadingMode_fn)(CUmoduleLoadingMode *a0);
-static CUresult cuModuleGetLoadingMode_resolve(CUmoduleLoadingMode *a0);
-static _Atomic(cuModuleGetLoadingMode_fn) cuModuleGetLoadingMode_slot = cuModuleGetLoadingMode_resolve;
-CUDASTUB_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *a0)
-{
-	return atomic_load_explicit(&cuModuleGetLoadingMode_slot, memory_order_acquire)(a0);
-}
 static CUresult cuModuleGetLoadingMode_unavailable(CUmoduleLoadingMode *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleGetLoadingMode]);
+}
+static CUresult cuModuleGetLoadingMode_resolve(CUmoduleLoadingMode *a0);
+static _Atomic(cuModuleGetLoadingMode_fn) cuModuleGetLoadingMode_slot = cuModuleGetLoadingMode_resolve;
+CUDASTUB_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *a0)
+{
+	return atomic_load_explicit(&cuModuleGetLoadingMode_slot, memory_order_acquire)(a0);
 }
 static CUresult cuModuleGetLoadingMode_resolve(CUmoduleLoadingMode *a0)
 {
@@ -13371,12 +13866,6 @@ static CUresult cuModuleGetLoadingMode_resolve(CUmoduleLoadingMode *a0)
 
 /* cuModuleGetSurfRef */
 typedef CUresult (*cuModuleGetSurfRef_fn)(CUsurfref *a0, CUmodule a1, const char *a2);
-static CUresult cuModuleGetSurfRef_resolve(CUsurfref *a0, CUmodule a1, const char *a2);
-static _Atomic(cuModuleGetSurfRef_fn) cuModuleGetSurfRef_slot = cuModuleGetSurfRef_resolve;
-CUDASTUB_EXPORT CUresult cuModuleGetSurfRef(CUsurfref *a0, CUmodule a1, const char *a2)
-{
-	return atomic_load_explicit(&cuModuleGetSurfRef_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuModuleGetSurfRef_unavailable(CUsurfref *a0, CUmodule a1, const char *a2)
 {
 	(void)a0;
@@ -13384,6 +13873,12 @@ static CUresult cuModuleGetSurfRef_unavailable(CUsurfref *a0, CUmodule a1, const
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleGetSurfRef]);
+}
+static CUresult cuModuleGetSurfRef_resolve(CUsurfref *a0, CUmodule a1, const char *a2);
+static _Atomic(cuModuleGetSurfRef_fn) cuModuleGetSurfRef_slot = cuModuleGetSurfRef_resolve;
+CUDASTUB_EXPORT CUresult cuModuleGetSurfRef(CUsurfref *a0, CUmodule a1, const char *a2)
+{
+	return atomic_load_explicit(&cuModuleGetSurfRef_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuModuleGetSurfRef_resolve(CUsurfref *a0, CUmodule a1, const char *a2)
 {
@@ -13398,12 +13893,6 @@ static CUresult cuModuleGetSurfRef_resolve(CUsurfref *a0, CUmodule a1, const cha
 
 /* cuModuleGetTexRef */
 typedef CUresult (*cuModuleGetTexRef_fn)(CUtexref *a0, CUmodule a1, const char *a2);
-static CUresult cuModuleGetTexRef_resolve(CUtexref *a0, CUmodule a1, const char *a2);
-static _Atomic(cuModuleGetTexRef_fn) cuModuleGetTexRef_slot = cuModuleGetTexRef_resolve;
-CUDASTUB_EXPORT CUresult cuModuleGetTexRef(CUtexref *a0, CUmodule a1, const char *a2)
-{
-	return atomic_load_explicit(&cuModuleGetTexRef_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuModuleGetTexRef_unavailable(CUtexref *a0, CUmodule a1, const char *a2)
 {
 	(void)a0;
@@ -13411,6 +13900,12 @@ static CUresult cuModuleGetTexRef_unavailable(CUtexref *a0, CUmodule a1, const c
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleGetTexRef]);
+}
+static CUresult cuModuleGetTexRef_resolve(CUtexref *a0, CUmodule a1, const char *a2);
+static _Atomic(cuModuleGetTexRef_fn) cuModuleGetTexRef_slot = cuModuleGetTexRef_resolve;
+CUDASTUB_EXPORT CUresult cuModuleGetTexRef(CUtexref *a0, CUmodule a1, const char *a2)
+{
+	return atomic_load_explicit(&cuModuleGetTexRef_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuModuleGetTexRef_resolve(CUtexref *a0, CUmodule a1, const char *a2)
 {
@@ -13425,18 +13920,18 @@ static CUresult cuModuleGetTexRef_resolve(CUtexref *a0, CUmodule a1, const char 
 
 /* cuModuleLoad */
 typedef CUresult (*cuModuleLoad_fn)(CUmodule *a0, const char *a1);
-static CUresult cuModuleLoad_resolve(CUmodule *a0, const char *a1);
-static _Atomic(cuModuleLoad_fn) cuModuleLoad_slot = cuModuleLoad_resolve;
-CUDASTUB_EXPORT CUresult cuModuleLoad(CUmodule *a0, const char *a1)
-{
-	return atomic_load_explicit(&cuModuleLoad_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuModuleLoad_unavailable(CUmodule *a0, const char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleLoad]);
+}
+static CUresult cuModuleLoad_resolve(CUmodule *a0, const char *a1);
+static _Atomic(cuModuleLoad_fn) cuModuleLoad_slot = cuModuleLoad_resolve;
+CUDASTUB_EXPORT CUresult cuModuleLoad(CUmodule *a0, const char *a1)
+{
+	return atomic_load_explicit(&cuModuleLoad_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuModuleLoad_resolve(CUmodule *a0, const char *a1)
 {
@@ -13451,18 +13946,18 @@ static CUresult cuModuleLoad_resolve(CUmodule *a0, const char *a1)
 
 /* cuModuleLoadData */
 typedef CUresult (*cuModuleLoadData_fn)(CUmodule *a0, const void *a1);
-static CUresult cuModuleLoadData_resolve(CUmodule *a0, const void *a1);
-static _Atomic(cuModuleLoadData_fn) cuModuleLoadData_slot = cuModuleLoadData_resolve;
-CUDASTUB_EXPORT CUresult cuModuleLoadData(CUmodule *a0, const void *a1)
-{
-	return atomic_load_explicit(&cuModuleLoadData_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuModuleLoadData_unavailable(CUmodule *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleLoadData]);
+}
+static CUresult cuModuleLoadData_resolve(CUmodule *a0, const void *a1);
+static _Atomic(cuModuleLoadData_fn) cuModuleLoadData_slot = cuModuleLoadData_resolve;
+CUDASTUB_EXPORT CUresult cuModuleLoadData(CUmodule *a0, const void *a1)
+{
+	return atomic_load_explicit(&cuModuleLoadData_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuModuleLoadData_resolve(CUmodule *a0, const void *a1)
 {
@@ -13477,12 +13972,6 @@ static CUresult cuModuleLoadData_resolve(CUmodule *a0, const void *a1)
 
 /* cuModuleLoadDataEx */
 typedef CUresult (*cuModuleLoadDataEx_fn)(CUmodule *a0, const void *a1, unsigned int a2, CUjit_option *a3, void **a4);
-static CUresult cuModuleLoadDataEx_resolve(CUmodule *a0, const void *a1, unsigned int a2, CUjit_option *a3, void **a4);
-static _Atomic(cuModuleLoadDataEx_fn) cuModuleLoadDataEx_slot = cuModuleLoadDataEx_resolve;
-CUDASTUB_EXPORT CUresult cuModuleLoadDataEx(CUmodule *a0, const void *a1, unsigned int a2, CUjit_option *a3, void **a4)
-{
-	return atomic_load_explicit(&cuModuleLoadDataEx_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuModuleLoadDataEx_unavailable(CUmodule *a0, const void *a1, unsigned int a2, CUjit_option *a3, void **a4)
 {
 	(void)a0;
@@ -13492,6 +13981,12 @@ static CUresult cuModuleLoadDataEx_unavailable(CUmodule *a0, const void *a1, uns
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleLoadDataEx]);
+}
+static CUresult cuModuleLoadDataEx_resolve(CUmodule *a0, const void *a1, unsigned int a2, CUjit_option *a3, void **a4);
+static _Atomic(cuModuleLoadDataEx_fn) cuModuleLoadDataEx_slot = cuModuleLoadDataEx_resolve;
+CUDASTUB_EXPORT CUresult cuModuleLoadDataEx(CUmodule *a0, const void *a1, unsigned int a2, CUjit_option *a3, void **a4)
+{
+	return atomic_load_explicit(&cuModuleLoadDataEx_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuModuleLoadDataEx_resolve(CUmodule *a0, const void *a1, unsigned int a2, CUjit_option *a3, void **a4)
 {
@@ -13506,18 +14001,18 @@ static CUresult cuModuleLoadDataEx_resolve(CUmodule *a0, const void *a1, unsigne
 
 /* cuModuleLoadFatBinary */
 typedef CUresult (*cuModuleLoadFatBinary_fn)(CUmodule *a0, const void *a1);
-static CUresult cuModuleLoadFatBinary_resolve(CUmodule *a0, const void *a1);
-static _Atomic(cuModuleLoadFatBinary_fn) cuModuleLoadFatBinary_slot = cuModuleLoadFatBinary_resolve;
-CUDASTUB_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *a0, const void *a1)
-{
-	return atomic_load_explicit(&cuModuleLoadFatBinary_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuModuleLoadFatBinary_unavailable(CUmodule *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleLoadFatBinary]);
+}
+static CUresult cuModuleLoadFatBinary_resolve(CUmodule *a0, const void *a1);
+static _Atomic(cuModuleLoadFatBinary_fn) cuModuleLoadFatBinary_slot = cuModuleLoadFatBinary_resolve;
+CUDASTUB_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *a0, const void *a1)
+{
+	return atomic_load_explicit(&cuModuleLoadFatBinary_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuModuleLoadFatBinary_resolve(CUmodule *a0, const void *a1)
 {
@@ -13532,17 +14027,17 @@ static CUresult cuModuleLoadFatBinary_resolve(CUmodule *a0, const void *a1)
 
 /* cuModuleUnload */
 typedef CUresult (*cuModuleUnload_fn)(CUmodule a0);
-static CUresult cuModuleUnload_resolve(CUmodule a0);
-static _Atomic(cuModuleUnload_fn) cuModuleUnload_slot = cuModuleUnload_resolve;
-CUDASTUB_EXPORT CUresult cuModuleUnload(CUmodule a0)
-{
-	return atomic_load_explicit(&cuModuleUnload_slot, memory_order_acquire)(a0);
-}
 static CUresult cuModuleUnload_unavailable(CUmodule a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuModuleUnload]);
+}
+static CUresult cuModuleUnload_resolve(CUmodule a0);
+static _Atomic(cuModuleUnload_fn) cuModuleUnload_slot = cuModuleUnload_resolve;
+CUDASTUB_EXPORT CUresult cuModuleUnload(CUmodule a0)
+{
+	return atomic_load_explicit(&cuModuleUnload_slot, memory_order_acquire)(a0);
 }
 static CUresult cuModuleUnload_resolve(CUmodule a0)
 {
@@ -13557,18 +14052,18 @@ static CUresult cuModuleUnload_resolve(CUmodule a0)
 
 /* cuMulticastAddDevice */
 typedef CUresult (*cuMulticastAddDevice_fn)(CUmemGenericAllocationHandle a0, CUdevice a1);
-static CUresult cuMulticastAddDevice_resolve(CUmemGenericAllocationHandle a0, CUdevice a1);
-static _Atomic(cuMulticastAddDevice_fn) cuMulticastAddDevice_slot = cuMulticastAddDevice_resolve;
-CUDASTUB_EXPORT CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle a0, CUdevice a1)
-{
-	return atomic_load_explicit(&cuMulticastAddDevice_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMulticastAddDevice_unavailable(CUmemGenericAllocationHandle a0, CUdevice a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMulticastAddDevice]);
+}
+static CUresult cuMulticastAddDevice_resolve(CUmemGenericAllocationHandle a0, CUdevice a1);
+static _Atomic(cuMulticastAddDevice_fn) cuMulticastAddDevice_slot = cuMulticastAddDevice_resolve;
+CUDASTUB_EXPORT CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle a0, CUdevice a1)
+{
+	return atomic_load_explicit(&cuMulticastAddDevice_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMulticastAddDevice_resolve(CUmemGenericAllocationHandle a0, CUdevice a1)
 {
@@ -13583,12 +14078,6 @@ static CUresult cuMulticastAddDevice_resolve(CUmemGenericAllocationHandle a0, CU
 
 /* cuMulticastBindAddr */
 typedef CUresult (*cuMulticastBindAddr_fn)(CUmemGenericAllocationHandle a0, size_t a1, CUdeviceptr a2, size_t a3, unsigned long long a4);
-static CUresult cuMulticastBindAddr_resolve(CUmemGenericAllocationHandle a0, size_t a1, CUdeviceptr a2, size_t a3, unsigned long long a4);
-static _Atomic(cuMulticastBindAddr_fn) cuMulticastBindAddr_slot = cuMulticastBindAddr_resolve;
-CUDASTUB_EXPORT CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle a0, size_t a1, CUdeviceptr a2, size_t a3, unsigned long long a4)
-{
-	return atomic_load_explicit(&cuMulticastBindAddr_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuMulticastBindAddr_unavailable(CUmemGenericAllocationHandle a0, size_t a1, CUdeviceptr a2, size_t a3, unsigned long long a4)
 {
 	(void)a0;
@@ -13598,6 +14087,12 @@ static CUresult cuMulticastBindAddr_unavailable(CUmemGenericAllocationHandle a0,
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMulticastBindAddr]);
+}
+static CUresult cuMulticastBindAddr_resolve(CUmemGenericAllocationHandle a0, size_t a1, CUdeviceptr a2, size_t a3, unsigned long long a4);
+static _Atomic(cuMulticastBindAddr_fn) cuMulticastBindAddr_slot = cuMulticastBindAddr_resolve;
+CUDASTUB_EXPORT CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle a0, size_t a1, CUdeviceptr a2, size_t a3, unsigned long long a4)
+{
+	return atomic_load_explicit(&cuMulticastBindAddr_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuMulticastBindAddr_resolve(CUmemGenericAllocationHandle a0, size_t a1, CUdeviceptr a2, size_t a3, unsigned long long a4)
 {
@@ -13612,12 +14107,6 @@ static CUresult cuMulticastBindAddr_resolve(CUmemGenericAllocationHandle a0, siz
 
 /* cuMulticastBindMem */
 typedef CUresult (*cuMulticastBindMem_fn)(CUmemGenericAllocationHandle a0, size_t a1, CUmemGenericAllocationHandle a2, size_t a3, size_t a4, unsigned long long a5);
-static CUresult cuMulticastBindMem_resolve(CUmemGenericAllocationHandle a0, size_t a1, CUmemGenericAllocationHandle a2, size_t a3, size_t a4, unsigned long long a5);
-static _Atomic(cuMulticastBindMem_fn) cuMulticastBindMem_slot = cuMulticastBindMem_resolve;
-CUDASTUB_EXPORT CUresult cuMulticastBindMem(CUmemGenericAllocationHandle a0, size_t a1, CUmemGenericAllocationHandle a2, size_t a3, size_t a4, unsigned long long a5)
-{
-	return atomic_load_explicit(&cuMulticastBindMem_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuMulticastBindMem_unavailable(CUmemGenericAllocationHandle a0, size_t a1, CUmemGenericAllocationHandle a2, size_t a3, size_t a4, unsigned long long a5)
 {
 	(void)a0;
@@ -13628,6 +14117,12 @@ static CUresult cuMulticastBindMem_unavailable(CUmemGenericAllocationHandle a0, 
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMulticastBindMem]);
+}
+static CUresult cuMulticastBindMem_resolve(CUmemGenericAllocationHandle a0, size_t a1, CUmemGenericAllocationHandle a2, size_t a3, size_t a4, unsigned long long a5);
+static _Atomic(cuMulticastBindMem_fn) cuMulticastBindMem_slot = cuMulticastBindMem_resolve;
+CUDASTUB_EXPORT CUresult cuMulticastBindMem(CUmemGenericAllocationHandle a0, size_t a1, CUmemGenericAllocationHandle a2, size_t a3, size_t a4, unsigned long long a5)
+{
+	return atomic_load_explicit(&cuMulticastBindMem_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuMulticastBindMem_resolve(CUmemGenericAllocationHandle a0, size_t a1, CUmemGenericAllocationHandle a2, size_t a3, size_t a4, unsigned long long a5)
 {
@@ -13642,18 +14137,18 @@ static CUresult cuMulticastBindMem_resolve(CUmemGenericAllocationHandle a0, size
 
 /* cuMulticastCreate */
 typedef CUresult (*cuMulticastCreate_fn)(CUmemGenericAllocationHandle *a0, const CUmulticastObjectProp *a1);
-static CUresult cuMulticastCreate_resolve(CUmemGenericAllocationHandle *a0, const CUmulticastObjectProp *a1);
-static _Atomic(cuMulticastCreate_fn) cuMulticastCreate_slot = cuMulticastCreate_resolve;
-CUDASTUB_EXPORT CUresult cuMulticastCreate(CUmemGenericAllocationHandle *a0, const CUmulticastObjectProp *a1)
-{
-	return atomic_load_explicit(&cuMulticastCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuMulticastCreate_unavailable(CUmemGenericAllocationHandle *a0, const CUmulticastObjectProp *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMulticastCreate]);
+}
+static CUresult cuMulticastCreate_resolve(CUmemGenericAllocationHandle *a0, const CUmulticastObjectProp *a1);
+static _Atomic(cuMulticastCreate_fn) cuMulticastCreate_slot = cuMulticastCreate_resolve;
+CUDASTUB_EXPORT CUresult cuMulticastCreate(CUmemGenericAllocationHandle *a0, const CUmulticastObjectProp *a1)
+{
+	return atomic_load_explicit(&cuMulticastCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuMulticastCreate_resolve(CUmemGenericAllocationHandle *a0, const CUmulticastObjectProp *a1)
 {
@@ -13668,12 +14163,6 @@ static CUresult cuMulticastCreate_resolve(CUmemGenericAllocationHandle *a0, cons
 
 /* cuMulticastGetGranularity */
 typedef CUresult (*cuMulticastGetGranularity_fn)(size_t *a0, const CUmulticastObjectProp *a1, CUmulticastGranularity_flags a2);
-static CUresult cuMulticastGetGranularity_resolve(size_t *a0, const CUmulticastObjectProp *a1, CUmulticastGranularity_flags a2);
-static _Atomic(cuMulticastGetGranularity_fn) cuMulticastGetGranularity_slot = cuMulticastGetGranularity_resolve;
-CUDASTUB_EXPORT CUresult cuMulticastGetGranularity(size_t *a0, const CUmulticastObjectProp *a1, CUmulticastGranularity_flags a2)
-{
-	return atomic_load_explicit(&cuMulticastGetGranularity_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuMulticastGetGranularity_unavailable(size_t *a0, const CUmulticastObjectProp *a1, CUmulticastGranularity_flags a2)
 {
 	(void)a0;
@@ -13681,6 +14170,12 @@ static CUresult cuMulticastGetGranularity_unavailable(size_t *a0, const CUmultic
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMulticastGetGranularity]);
+}
+static CUresult cuMulticastGetGranularity_resolve(size_t *a0, const CUmulticastObjectProp *a1, CUmulticastGranularity_flags a2);
+static _Atomic(cuMulticastGetGranularity_fn) cuMulticastGetGranularity_slot = cuMulticastGetGranularity_resolve;
+CUDASTUB_EXPORT CUresult cuMulticastGetGranularity(size_t *a0, const CUmulticastObjectProp *a1, CUmulticastGranularity_flags a2)
+{
+	return atomic_load_explicit(&cuMulticastGetGranularity_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuMulticastGetGranularity_resolve(size_t *a0, const CUmulticastObjectProp *a1, CUmulticastGranularity_flags a2)
 {
@@ -13695,12 +14190,6 @@ static CUresult cuMulticastGetGranularity_resolve(size_t *a0, const CUmulticastO
 
 /* cuMulticastUnbind */
 typedef CUresult (*cuMulticastUnbind_fn)(CUmemGenericAllocationHandle a0, CUdevice a1, size_t a2, size_t a3);
-static CUresult cuMulticastUnbind_resolve(CUmemGenericAllocationHandle a0, CUdevice a1, size_t a2, size_t a3);
-static _Atomic(cuMulticastUnbind_fn) cuMulticastUnbind_slot = cuMulticastUnbind_resolve;
-CUDASTUB_EXPORT CUresult cuMulticastUnbind(CUmemGenericAllocationHandle a0, CUdevice a1, size_t a2, size_t a3)
-{
-	return atomic_load_explicit(&cuMulticastUnbind_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuMulticastUnbind_unavailable(CUmemGenericAllocationHandle a0, CUdevice a1, size_t a2, size_t a3)
 {
 	(void)a0;
@@ -13709,6 +14198,12 @@ static CUresult cuMulticastUnbind_unavailable(CUmemGenericAllocationHandle a0, C
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMulticastUnbind]);
+}
+static CUresult cuMulticastUnbind_resolve(CUmemGenericAllocationHandle a0, CUdevice a1, size_t a2, size_t a3);
+static _Atomic(cuMulticastUnbind_fn) cuMulticastUnbind_slot = cuMulticastUnbind_resolve;
+CUDASTUB_EXPORT CUresult cuMulticastUnbind(CUmemGenericAllocationHandle a0, CUdevice a1, size_t a2, size_t a3)
+{
+	return atomic_load_explicit(&cuMulticastUnbind_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuMulticastUnbind_resolve(CUmemGenericAllocationHandle a0, CUdevice a1, size_t a2, size_t a3)
 {
@@ -13723,12 +14218,6 @@ static CUresult cuMulticastUnbind_resolve(CUmemGenericAllocationHandle a0, CUdev
 
 /* cuOccupancyAvailableDynamicSMemPerBlock */
 typedef CUresult (*cuOccupancyAvailableDynamicSMemPerBlock_fn)(size_t *a0, CUfunction a1, int a2, int a3);
-static CUresult cuOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, CUfunction a1, int a2, int a3);
-static _Atomic(cuOccupancyAvailableDynamicSMemPerBlock_fn) cuOccupancyAvailableDynamicSMemPerBlock_slot = cuOccupancyAvailableDynamicSMemPerBlock_resolve;
-CUDASTUB_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *a0, CUfunction a1, int a2, int a3)
-{
-	return atomic_load_explicit(&cuOccupancyAvailableDynamicSMemPerBlock_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuOccupancyAvailableDynamicSMemPerBlock_unavailable(size_t *a0, CUfunction a1, int a2, int a3)
 {
 	(void)a0;
@@ -13737,6 +14226,12 @@ static CUresult cuOccupancyAvailableDynamicSMemPerBlock_unavailable(size_t *a0, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuOccupancyAvailableDynamicSMemPerBlock]);
+}
+static CUresult cuOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, CUfunction a1, int a2, int a3);
+static _Atomic(cuOccupancyAvailableDynamicSMemPerBlock_fn) cuOccupancyAvailableDynamicSMemPerBlock_slot = cuOccupancyAvailableDynamicSMemPerBlock_resolve;
+CUDASTUB_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *a0, CUfunction a1, int a2, int a3)
+{
+	return atomic_load_explicit(&cuOccupancyAvailableDynamicSMemPerBlock_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, CUfunction a1, int a2, int a3)
 {
@@ -13751,12 +14246,6 @@ static CUresult cuOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, CUfu
 
 /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
 typedef CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor_fn)(int *a0, CUfunction a1, int a2, size_t a3);
-static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, CUfunction a1, int a2, size_t a3);
-static _Atomic(cuOccupancyMaxActiveBlocksPerMultiprocessor_fn) cuOccupancyMaxActiveBlocksPerMultiprocessor_slot = cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve;
-CUDASTUB_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, CUfunction a1, int a2, size_t a3)
-{
-	return atomic_load_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessor_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_unavailable(int *a0, CUfunction a1, int a2, size_t a3)
 {
 	(void)a0;
@@ -13765,6 +14254,12 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_unavailable(int *a0,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuOccupancyMaxActiveBlocksPerMultiprocessor]);
+}
+static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, CUfunction a1, int a2, size_t a3);
+static _Atomic(cuOccupancyMaxActiveBlocksPerMultiprocessor_fn) cuOccupancyMaxActiveBlocksPerMultiprocessor_slot = cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve;
+CUDASTUB_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, CUfunction a1, int a2, size_t a3)
+{
+	return atomic_load_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessor_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, CUfunction a1, int a2, size_t a3)
 {
@@ -13779,12 +14274,6 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, CUf
 
 /* cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags */
 typedef CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn)(int *a0, CUfunction a1, int a2, size_t a3, unsigned int a4);
-static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, CUfunction a1, int a2, size_t a3, unsigned int a4);
-static _Atomic(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn) cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve;
-CUDASTUB_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, CUfunction a1, int a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_unavailable(int *a0, CUfunction a1, int a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -13794,6 +14283,12 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_unavailable
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags]);
+}
+static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, CUfunction a1, int a2, size_t a3, unsigned int a4);
+static _Atomic(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn) cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve;
+CUDASTUB_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, CUfunction a1, int a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, CUfunction a1, int a2, size_t a3, unsigned int a4)
 {
@@ -13808,12 +14303,6 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int
 
 /* cuOccupancyMaxActiveClusters */
 typedef CUresult (*cuOccupancyMaxActiveClusters_fn)(int *a0, CUfunction a1, const CUlaunchConfig *a2);
-static CUresult cuOccupancyMaxActiveClusters_resolve(int *a0, CUfunction a1, const CUlaunchConfig *a2);
-static _Atomic(cuOccupancyMaxActiveClusters_fn) cuOccupancyMaxActiveClusters_slot = cuOccupancyMaxActiveClusters_resolve;
-CUDASTUB_EXPORT CUresult cuOccupancyMaxActiveClusters(int *a0, CUfunction a1, const CUlaunchConfig *a2)
-{
-	return atomic_load_explicit(&cuOccupancyMaxActiveClusters_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuOccupancyMaxActiveClusters_unavailable(int *a0, CUfunction a1, const CUlaunchConfig *a2)
 {
 	(void)a0;
@@ -13821,6 +14310,12 @@ static CUresult cuOccupancyMaxActiveClusters_unavailable(int *a0, CUfunction a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuOccupancyMaxActiveClusters]);
+}
+static CUresult cuOccupancyMaxActiveClusters_resolve(int *a0, CUfunction a1, const CUlaunchConfig *a2);
+static _Atomic(cuOccupancyMaxActiveClusters_fn) cuOccupancyMaxActiveClusters_slot = cuOccupancyMaxActiveClusters_resolve;
+CUDASTUB_EXPORT CUresult cuOccupancyMaxActiveClusters(int *a0, CUfunction a1, const CUlaunchConfig *a2)
+{
+	return atomic_load_explicit(&cuOccupancyMaxActiveClusters_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuOccupancyMaxActiveClusters_resolve(int *a0, CUfunction a1, const CUlaunchConfig *a2)
 {
@@ -13835,12 +14330,6 @@ static CUresult cuOccupancyMaxActiveClusters_resolve(int *a0, CUfunction a1, con
 
 /* cuOccupancyMaxPotentialBlockSize */
 typedef CUresult (*cuOccupancyMaxPotentialBlockSize_fn)(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5);
-static CUresult cuOccupancyMaxPotentialBlockSize_resolve(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5);
-static _Atomic(cuOccupancyMaxPotentialBlockSize_fn) cuOccupancyMaxPotentialBlockSize_slot = cuOccupancyMaxPotentialBlockSize_resolve;
-CUDASTUB_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5)
-{
-	return atomic_load_explicit(&cuOccupancyMaxPotentialBlockSize_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuOccupancyMaxPotentialBlockSize_unavailable(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5)
 {
 	(void)a0;
@@ -13851,6 +14340,12 @@ static CUresult cuOccupancyMaxPotentialBlockSize_unavailable(int *a0, int *a1, C
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuOccupancyMaxPotentialBlockSize]);
+}
+static CUresult cuOccupancyMaxPotentialBlockSize_resolve(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5);
+static _Atomic(cuOccupancyMaxPotentialBlockSize_fn) cuOccupancyMaxPotentialBlockSize_slot = cuOccupancyMaxPotentialBlockSize_resolve;
+CUDASTUB_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5)
+{
+	return atomic_load_explicit(&cuOccupancyMaxPotentialBlockSize_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuOccupancyMaxPotentialBlockSize_resolve(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5)
 {
@@ -13865,12 +14360,6 @@ static CUresult cuOccupancyMaxPotentialBlockSize_resolve(int *a0, int *a1, CUfun
 
 /* cuOccupancyMaxPotentialBlockSizeWithFlags */
 typedef CUresult (*cuOccupancyMaxPotentialBlockSizeWithFlags_fn)(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5, unsigned int a6);
-static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_resolve(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5, unsigned int a6);
-static _Atomic(cuOccupancyMaxPotentialBlockSizeWithFlags_fn) cuOccupancyMaxPotentialBlockSizeWithFlags_slot = cuOccupancyMaxPotentialBlockSizeWithFlags_resolve;
-CUDASTUB_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5, unsigned int a6)
-{
-	return atomic_load_explicit(&cuOccupancyMaxPotentialBlockSizeWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_unavailable(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5, unsigned int a6)
 {
 	(void)a0;
@@ -13883,6 +14372,44 @@ static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_unavailable(int *a0, i
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuOccupancyMaxPotentialBlockSizeWithFlags]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags = cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSizeWithFlags(void);
+void *cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSizeWithFlags(void)
+{
+	cuOccupancyMaxPotentialBlockSizeWithFlags_fn fn = (cuOccupancyMaxPotentialBlockSizeWithFlags_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuOccupancyMaxPotentialBlockSizeWithFlags]);
+
+	if (!fn)
+		fn = cuOccupancyMaxPotentialBlockSizeWithFlags_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuOccupancyMaxPotentialBlockSizeWithFlags\n"
+	"	.type cuOccupancyMaxPotentialBlockSizeWithFlags, @function\n"
+	"cuOccupancyMaxPotentialBlockSizeWithFlags:\n"
+	"	jmp *cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags(%rip)\n"
+	"	.size cuOccupancyMaxPotentialBlockSizeWithFlags, .-cuOccupancyMaxPotentialBlockSizeWithFlags\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags\n"
+	"	.type cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags, @function\n"
+	"cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags:\n"
+	"	lea cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSizeWithFlags(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags, .-cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_resolve(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5, unsigned int a6);
+static _Atomic(cuOccupancyMaxPotentialBlockSizeWithFlags_fn) cuOccupancyMaxPotentialBlockSizeWithFlags_slot = cuOccupancyMaxPotentialBlockSizeWithFlags_resolve;
+CUDASTUB_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5, unsigned int a6)
+{
+	return atomic_load_explicit(&cuOccupancyMaxPotentialBlockSizeWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_resolve(int *a0, int *a1, CUfunction a2, CUoccupancyB2DSize a3, size_t a4, int a5, unsigned int a6)
 {
 	cuOccupancyMaxPotentialBlockSizeWithFlags_fn fn = (cuOccupancyMaxPotentialBlockSizeWithFlags_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -13893,15 +14420,10 @@ static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_resolve(int *a0, int *
 	atomic_store_explicit(&cuOccupancyMaxPotentialBlockSizeWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cuOccupancyMaxPotentialClusterSize */
 typedef CUresult (*cuOccupancyMaxPotentialClusterSize_fn)(int *a0, CUfunction a1, const CUlaunchConfig *a2);
-static CUresult cuOccupancyMaxPotentialClusterSize_resolve(int *a0, CUfunction a1, const CUlaunchConfig *a2);
-static _Atomic(cuOccupancyMaxPotentialClusterSize_fn) cuOccupancyMaxPotentialClusterSize_slot = cuOccupancyMaxPotentialClusterSize_resolve;
-CUDASTUB_EXPORT CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1, const CUlaunchConfig *a2)
-{
-	return atomic_load_explicit(&cuOccupancyMaxPotentialClusterSize_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuOccupancyMaxPotentialClusterSize_unavailable(int *a0, CUfunction a1, const CUlaunchConfig *a2)
 {
 	(void)a0;
@@ -13909,6 +14431,12 @@ static CUresult cuOccupancyMaxPotentialClusterSize_unavailable(int *a0, CUfuncti
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuOccupancyMaxPotentialClusterSize]);
+}
+static CUresult cuOccupancyMaxPotentialClusterSize_resolve(int *a0, CUfunction a1, const CUlaunchConfig *a2);
+static _Atomic(cuOccupancyMaxPotentialClusterSize_fn) cuOccupancyMaxPotentialClusterSize_slot = cuOccupancyMaxPotentialClusterSize_resolve;
+CUDASTUB_EXPORT CUresult cuOccupancyMaxPotentialClusterSize(int *a0, CUfunction a1, const CUlaunchConfig *a2)
+{
+	return atomic_load_explicit(&cuOccupancyMaxPotentialClusterSize_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuOccupancyMaxPotentialClusterSize_resolve(int *a0, CUfunction a1, const CUlaunchConfig *a2)
 {
@@ -13923,18 +14451,18 @@ static CUresult cuOccupancyMaxPotentialClusterSize_resolve(int *a0, CUfunction a
 
 /* cuParamSetSize */
 typedef CUresult (*cuParamSetSize_fn)(CUfunction a0, unsigned int a1);
-static CUresult cuParamSetSize_resolve(CUfunction a0, unsigned int a1);
-static _Atomic(cuParamSetSize_fn) cuParamSetSize_slot = cuParamSetSize_resolve;
-CUDASTUB_EXPORT CUresult cuParamSetSize(CUfunction a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuParamSetSize_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuParamSetSize_unavailable(CUfunction a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuParamSetSize]);
+}
+static CUresult cuParamSetSize_resolve(CUfunction a0, unsigned int a1);
+static _Atomic(cuParamSetSize_fn) cuParamSetSize_slot = cuParamSetSize_resolve;
+CUDASTUB_EXPORT CUresult cuParamSetSize(CUfunction a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuParamSetSize_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuParamSetSize_resolve(CUfunction a0, unsigned int a1)
 {
@@ -13949,12 +14477,6 @@ static CUresult cuParamSetSize_resolve(CUfunction a0, unsigned int a1)
 
 /* cuParamSetTexRef */
 typedef CUresult (*cuParamSetTexRef_fn)(CUfunction a0, int a1, CUtexref a2);
-static CUresult cuParamSetTexRef_resolve(CUfunction a0, int a1, CUtexref a2);
-static _Atomic(cuParamSetTexRef_fn) cuParamSetTexRef_slot = cuParamSetTexRef_resolve;
-CUDASTUB_EXPORT CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
-{
-	return atomic_load_explicit(&cuParamSetTexRef_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuParamSetTexRef_unavailable(CUfunction a0, int a1, CUtexref a2)
 {
 	(void)a0;
@@ -13962,6 +14484,12 @@ static CUresult cuParamSetTexRef_unavailable(CUfunction a0, int a1, CUtexref a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuParamSetTexRef]);
+}
+static CUresult cuParamSetTexRef_resolve(CUfunction a0, int a1, CUtexref a2);
+static _Atomic(cuParamSetTexRef_fn) cuParamSetTexRef_slot = cuParamSetTexRef_resolve;
+CUDASTUB_EXPORT CUresult cuParamSetTexRef(CUfunction a0, int a1, CUtexref a2)
+{
+	return atomic_load_explicit(&cuParamSetTexRef_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuParamSetTexRef_resolve(CUfunction a0, int a1, CUtexref a2)
 {
@@ -13976,12 +14504,6 @@ static CUresult cuParamSetTexRef_resolve(CUfunction a0, int a1, CUtexref a2)
 
 /* cuParamSetf */
 typedef CUresult (*cuParamSetf_fn)(CUfunction a0, int a1, float a2);
-static CUresult cuParamSetf_resolve(CUfunction a0, int a1, float a2);
-static _Atomic(cuParamSetf_fn) cuParamSetf_slot = cuParamSetf_resolve;
-CUDASTUB_EXPORT CUresult cuParamSetf(CUfunction a0, int a1, float a2)
-{
-	return atomic_load_explicit(&cuParamSetf_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuParamSetf_unavailable(CUfunction a0, int a1, float a2)
 {
 	(void)a0;
@@ -13989,6 +14511,12 @@ static CUresult cuParamSetf_unavailable(CUfunction a0, int a1, float a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuParamSetf]);
+}
+static CUresult cuParamSetf_resolve(CUfunction a0, int a1, float a2);
+static _Atomic(cuParamSetf_fn) cuParamSetf_slot = cuParamSetf_resolve;
+CUDASTUB_EXPORT CUresult cuParamSetf(CUfunction a0, int a1, float a2)
+{
+	return atomic_load_explicit(&cuParamSetf_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuParamSetf_resolve(CUfunction a0, int a1, float a2)
 {
@@ -14003,12 +14531,6 @@ static CUresult cuParamSetf_resolve(CUfunction a0, int a1, float a2)
 
 /* cuParamSeti */
 typedef CUresult (*cuParamSeti_fn)(CUfunction a0, int a1, unsigned int a2);
-static CUresult cuParamSeti_resolve(CUfunction a0, int a1, unsigned int a2);
-static _Atomic(cuParamSeti_fn) cuParamSeti_slot = cuParamSeti_resolve;
-CUDASTUB_EXPORT CUresult cuParamSeti(CUfunction a0, int a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuParamSeti_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuParamSeti_unavailable(CUfunction a0, int a1, unsigned int a2)
 {
 	(void)a0;
@@ -14016,6 +14538,12 @@ static CUresult cuParamSeti_unavailable(CUfunction a0, int a1, unsigned int a2)
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuParamSeti]);
+}
+static CUresult cuParamSeti_resolve(CUfunction a0, int a1, unsigned int a2);
+static _Atomic(cuParamSeti_fn) cuParamSeti_slot = cuParamSeti_resolve;
+CUDASTUB_EXPORT CUresult cuParamSeti(CUfunction a0, int a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuParamSeti_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuParamSeti_resolve(CUfunction a0, int a1, unsigned int a2)
 {
@@ -14030,12 +14558,6 @@ static CUresult cuParamSeti_resolve(CUfunction a0, int a1, unsigned int a2)
 
 /* cuParamSetv */
 typedef CUresult (*cuParamSetv_fn)(CUfunction a0, int a1, void *a2, unsigned int a3);
-static CUresult cuParamSetv_resolve(CUfunction a0, int a1, void *a2, unsigned int a3);
-static _Atomic(cuParamSetv_fn) cuParamSetv_slot = cuParamSetv_resolve;
-CUDASTUB_EXPORT CUresult cuParamSetv(CUfunction a0, int a1, void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuParamSetv_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuParamSetv_unavailable(CUfunction a0, int a1, void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -14044,6 +14566,12 @@ static CUresult cuParamSetv_unavailable(CUfunction a0, int a1, void *a2, unsigne
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuParamSetv]);
+}
+static CUresult cuParamSetv_resolve(CUfunction a0, int a1, void *a2, unsigned int a3);
+static _Atomic(cuParamSetv_fn) cuParamSetv_slot = cuParamSetv_resolve;
+CUDASTUB_EXPORT CUresult cuParamSetv(CUfunction a0, int a1, void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuParamSetv_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuParamSetv_resolve(CUfunction a0, int a1, void *a2, unsigned int a3)
 {
@@ -14058,12 +14586,6 @@ static CUresult cuParamSetv_resolve(CUfunction a0, int a1, void *a2, unsigned in
 
 /* cuPointerGetAttribute */
 typedef CUresult (*cuPointerGetAttribute_fn)(void *a0, CUpointer_attribute a1, CUdeviceptr a2);
-static CUresult cuPointerGetAttribute_resolve(void *a0, CUpointer_attribute a1, CUdeviceptr a2);
-static _Atomic(cuPointerGetAttribute_fn) cuPointerGetAttribute_slot = cuPointerGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuPointerGetAttribute(void *a0, CUpointer_attribute a1, CUdeviceptr a2)
-{
-	return atomic_load_explicit(&cuPointerGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuPointerGetAttribute_unavailable(void *a0, CUpointer_attribute a1, CUdeviceptr a2)
 {
 	(void)a0;
@@ -14071,6 +14593,12 @@ static CUresult cuPointerGetAttribute_unavailable(void *a0, CUpointer_attribute 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuPointerGetAttribute]);
+}
+static CUresult cuPointerGetAttribute_resolve(void *a0, CUpointer_attribute a1, CUdeviceptr a2);
+static _Atomic(cuPointerGetAttribute_fn) cuPointerGetAttribute_slot = cuPointerGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuPointerGetAttribute(void *a0, CUpointer_attribute a1, CUdeviceptr a2)
+{
+	return atomic_load_explicit(&cuPointerGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuPointerGetAttribute_resolve(void *a0, CUpointer_attribute a1, CUdeviceptr a2)
 {
@@ -14085,12 +14613,6 @@ static CUresult cuPointerGetAttribute_resolve(void *a0, CUpointer_attribute a1, 
 
 /* cuPointerGetAttributes */
 typedef CUresult (*cuPointerGetAttributes_fn)(unsigned int a0, CUpointer_attribute *a1, void **a2, CUdeviceptr a3);
-static CUresult cuPointerGetAttributes_resolve(unsigned int a0, CUpointer_attribute *a1, void **a2, CUdeviceptr a3);
-static _Atomic(cuPointerGetAttributes_fn) cuPointerGetAttributes_slot = cuPointerGetAttributes_resolve;
-CUDASTUB_EXPORT CUresult cuPointerGetAttributes(unsigned int a0, CUpointer_attribute *a1, void **a2, CUdeviceptr a3)
-{
-	return atomic_load_explicit(&cuPointerGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuPointerGetAttributes_unavailable(unsigned int a0, CUpointer_attribute *a1, void **a2, CUdeviceptr a3)
 {
 	(void)a0;
@@ -14099,6 +14621,12 @@ static CUresult cuPointerGetAttributes_unavailable(unsigned int a0, CUpointer_at
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuPointerGetAttributes]);
+}
+static CUresult cuPointerGetAttributes_resolve(unsigned int a0, CUpointer_attribute *a1, void **a2, CUdeviceptr a3);
+static _Atomic(cuPointerGetAttributes_fn) cuPointerGetAttributes_slot = cuPointerGetAttributes_resolve;
+CUDASTUB_EXPORT CUresult cuPointerGetAttributes(unsigned int a0, CUpointer_attribute *a1, void **a2, CUdeviceptr a3)
+{
+	return atomic_load_explicit(&cuPointerGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuPointerGetAttributes_resolve(unsigned int a0, CUpointer_attribute *a1, void **a2, CUdeviceptr a3)
 {
@@ -14113,12 +14641,6 @@ static CUresult cuPointerGetAttributes_resolve(unsigned int a0, CUpointer_attrib
 
 /* cuPointerSetAttribute */
 typedef CUresult (*cuPointerSetAttribute_fn)(const void *a0, CUpointer_attribute a1, CUdeviceptr a2);
-static CUresult cuPointerSetAttribute_resolve(const void *a0, CUpointer_attribute a1, CUdeviceptr a2);
-static _Atomic(cuPointerSetAttribute_fn) cuPointerSetAttribute_slot = cuPointerSetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuPointerSetAttribute(const void *a0, CUpointer_attribute a1, CUdeviceptr a2)
-{
-	return atomic_load_explicit(&cuPointerSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuPointerSetAttribute_unavailable(const void *a0, CUpointer_attribute a1, CUdeviceptr a2)
 {
 	(void)a0;
@@ -14126,6 +14648,12 @@ static CUresult cuPointerSetAttribute_unavailable(const void *a0, CUpointer_attr
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuPointerSetAttribute]);
+}
+static CUresult cuPointerSetAttribute_resolve(const void *a0, CUpointer_attribute a1, CUdeviceptr a2);
+static _Atomic(cuPointerSetAttribute_fn) cuPointerSetAttribute_slot = cuPointerSetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuPointerSetAttribute(const void *a0, CUpointer_attribute a1, CUdeviceptr a2)
+{
+	return atomic_load_explicit(&cuPointerSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuPointerSetAttribute_resolve(const void *a0, CUpointer_attribute a1, CUdeviceptr a2)
 {
@@ -14140,12 +14668,6 @@ static CUresult cuPointerSetAttribute_resolve(const void *a0, CUpointer_attribut
 
 /* cuProfilerInitialize */
 typedef CUresult (*cuProfilerInitialize_fn)(const char *a0, const char *a1, CUoutput_mode a2);
-static CUresult cuProfilerInitialize_resolve(const char *a0, const char *a1, CUoutput_mode a2);
-static _Atomic(cuProfilerInitialize_fn) cuProfilerInitialize_slot = cuProfilerInitialize_resolve;
-CUDASTUB_EXPORT CUresult cuProfilerInitialize(const char *a0, const char *a1, CUoutput_mode a2)
-{
-	return atomic_load_explicit(&cuProfilerInitialize_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuProfilerInitialize_unavailable(const char *a0, const char *a1, CUoutput_mode a2)
 {
 	(void)a0;
@@ -14153,6 +14675,12 @@ static CUresult cuProfilerInitialize_unavailable(const char *a0, const char *a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuProfilerInitialize]);
+}
+static CUresult cuProfilerInitialize_resolve(const char *a0, const char *a1, CUoutput_mode a2);
+static _Atomic(cuProfilerInitialize_fn) cuProfilerInitialize_slot = cuProfilerInitialize_resolve;
+CUDASTUB_EXPORT CUresult cuProfilerInitialize(const char *a0, const char *a1, CUoutput_mode a2)
+{
+	return atomic_load_explicit(&cuProfilerInitialize_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuProfilerInitialize_resolve(const char *a0, const char *a1, CUoutput_mode a2)
 {
@@ -14167,16 +14695,16 @@ static CUresult cuProfilerInitialize_resolve(const char *a0, const char *a1, CUo
 
 /* cuProfilerStart */
 typedef CUresult (*cuProfilerStart_fn)(void);
+static CUresult cuProfilerStart_unavailable(void)
+{
+	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuProfilerStart]);
+}
 static CUresult cuProfilerStart_resolve(void);
 static _Atomic(cuProfilerStart_fn) cuProfilerStart_slot = cuProfilerStart_resolve;
 CUDASTUB_EXPORT CUresult cuProfilerStart(void)
 {
 	return atomic_load_explicit(&cuProfilerStart_slot, memory_order_acquire)();
-}
-static CUresult cuProfilerStart_unavailable(void)
-{
-	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
-						&cudastub_cuda_functions[F_cuProfilerStart]);
 }
 static CUresult cuProfilerStart_resolve(void)
 {
@@ -14191,16 +14719,16 @@ static CUresult cuProfilerStart_resolve(void)
 
 /* cuProfilerStop */
 typedef CUresult (*cuProfilerStop_fn)(void);
+static CUresult cuProfilerStop_unavailable(void)
+{
+	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuProfilerStop]);
+}
 static CUresult cuProfilerStop_resolve(void);
 static _Atomic(cuProfilerStop_fn) cuProfilerStop_slot = cuProfilerStop_resolve;
 CUDASTUB_EXPORT CUresult cuProfilerStop(void)
 {
 	return atomic_load_explicit(&cuProfilerStop_slot, memory_order_acquire)();
-}
-static CUresult cuProfilerStop_unavailable(void)
-{
-	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
-						&cudastub_cuda_functions[F_cuProfilerStop]);
 }
 static CUresult cuProfilerStop_resolve(void)
 {
@@ -14215,12 +14743,6 @@ static CUresult cuProfilerStop_resolve(void)
 
 /* cuSignalExternalSemaphoresAsync */
 typedef CUresult (*cuSignalExternalSemaphoresAsync_fn)(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3);
-static CUresult cuSignalExternalSemaphoresAsync_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3);
-static _Atomic(cuSignalExternalSemaphoresAsync_fn) cuSignalExternalSemaphoresAsync_slot = cuSignalExternalSemaphoresAsync_resolve;
-CUDASTUB_EXPORT CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuSignalExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuSignalExternalSemaphoresAsync_unavailable(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
 {
 	(void)a0;
@@ -14229,6 +14751,12 @@ static CUresult cuSignalExternalSemaphoresAsync_unavailable(const CUexternalSema
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuSignalExternalSemaphoresAsync]);
+}
+static CUresult cuSignalExternalSemaphoresAsync_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3);
+static _Atomic(cuSignalExternalSemaphoresAsync_fn) cuSignalExternalSemaphoresAsync_slot = cuSignalExternalSemaphoresAsync_resolve;
+CUDASTUB_EXPORT CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuSignalExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuSignalExternalSemaphoresAsync_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
 {
@@ -14243,12 +14771,6 @@ static CUresult cuSignalExternalSemaphoresAsync_resolve(const CUexternalSemaphor
 
 /* cuSignalExternalSemaphoresAsync_ptsz */
 typedef CUresult (*cuSignalExternalSemaphoresAsync_ptsz_fn)(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3);
-static CUresult cuSignalExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3);
-static _Atomic(cuSignalExternalSemaphoresAsync_ptsz_fn) cuSignalExternalSemaphoresAsync_ptsz_slot = cuSignalExternalSemaphoresAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuSignalExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuSignalExternalSemaphoresAsync_ptsz_unavailable(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
 {
 	(void)a0;
@@ -14257,6 +14779,12 @@ static CUresult cuSignalExternalSemaphoresAsync_ptsz_unavailable(const CUexterna
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuSignalExternalSemaphoresAsync_ptsz]);
+}
+static CUresult cuSignalExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3);
+static _Atomic(cuSignalExternalSemaphoresAsync_ptsz_fn) cuSignalExternalSemaphoresAsync_ptsz_slot = cuSignalExternalSemaphoresAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuSignalExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuSignalExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *a1, unsigned int a2, CUstream a3)
 {
@@ -14271,12 +14799,6 @@ static CUresult cuSignalExternalSemaphoresAsync_ptsz_resolve(const CUexternalSem
 
 /* cuStreamAddCallback */
 typedef CUresult (*cuStreamAddCallback_fn)(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3);
-static CUresult cuStreamAddCallback_resolve(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3);
-static _Atomic(cuStreamAddCallback_fn) cuStreamAddCallback_slot = cuStreamAddCallback_resolve;
-CUDASTUB_EXPORT CUresult cuStreamAddCallback(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamAddCallback_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamAddCallback_unavailable(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -14285,6 +14807,12 @@ static CUresult cuStreamAddCallback_unavailable(CUstream a0, CUstreamCallback a1
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamAddCallback]);
+}
+static CUresult cuStreamAddCallback_resolve(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3);
+static _Atomic(cuStreamAddCallback_fn) cuStreamAddCallback_slot = cuStreamAddCallback_resolve;
+CUDASTUB_EXPORT CUresult cuStreamAddCallback(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamAddCallback_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamAddCallback_resolve(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
 {
@@ -14299,12 +14827,6 @@ static CUresult cuStreamAddCallback_resolve(CUstream a0, CUstreamCallback a1, vo
 
 /* cuStreamAddCallback_ptsz */
 typedef CUresult (*cuStreamAddCallback_ptsz_fn)(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3);
-static CUresult cuStreamAddCallback_ptsz_resolve(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3);
-static _Atomic(cuStreamAddCallback_ptsz_fn) cuStreamAddCallback_ptsz_slot = cuStreamAddCallback_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamAddCallback_ptsz(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamAddCallback_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamAddCallback_ptsz_unavailable(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -14313,6 +14835,12 @@ static CUresult cuStreamAddCallback_ptsz_unavailable(CUstream a0, CUstreamCallba
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamAddCallback_ptsz]);
+}
+static CUresult cuStreamAddCallback_ptsz_resolve(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3);
+static _Atomic(cuStreamAddCallback_ptsz_fn) cuStreamAddCallback_ptsz_slot = cuStreamAddCallback_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamAddCallback_ptsz(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamAddCallback_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamAddCallback_ptsz_resolve(CUstream a0, CUstreamCallback a1, void *a2, unsigned int a3)
 {
@@ -14327,12 +14855,6 @@ static CUresult cuStreamAddCallback_ptsz_resolve(CUstream a0, CUstreamCallback a
 
 /* cuStreamAttachMemAsync */
 typedef CUresult (*cuStreamAttachMemAsync_fn)(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3);
-static CUresult cuStreamAttachMemAsync_resolve(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3);
-static _Atomic(cuStreamAttachMemAsync_fn) cuStreamAttachMemAsync_slot = cuStreamAttachMemAsync_resolve;
-CUDASTUB_EXPORT CUresult cuStreamAttachMemAsync(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamAttachMemAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamAttachMemAsync_unavailable(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -14341,6 +14863,12 @@ static CUresult cuStreamAttachMemAsync_unavailable(CUstream a0, CUdeviceptr a1, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamAttachMemAsync]);
+}
+static CUresult cuStreamAttachMemAsync_resolve(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3);
+static _Atomic(cuStreamAttachMemAsync_fn) cuStreamAttachMemAsync_slot = cuStreamAttachMemAsync_resolve;
+CUDASTUB_EXPORT CUresult cuStreamAttachMemAsync(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamAttachMemAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamAttachMemAsync_resolve(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
 {
@@ -14355,12 +14883,6 @@ static CUresult cuStreamAttachMemAsync_resolve(CUstream a0, CUdeviceptr a1, size
 
 /* cuStreamAttachMemAsync_ptsz */
 typedef CUresult (*cuStreamAttachMemAsync_ptsz_fn)(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3);
-static CUresult cuStreamAttachMemAsync_ptsz_resolve(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3);
-static _Atomic(cuStreamAttachMemAsync_ptsz_fn) cuStreamAttachMemAsync_ptsz_slot = cuStreamAttachMemAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamAttachMemAsync_ptsz(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamAttachMemAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamAttachMemAsync_ptsz_unavailable(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -14369,6 +14891,12 @@ static CUresult cuStreamAttachMemAsync_ptsz_unavailable(CUstream a0, CUdeviceptr
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamAttachMemAsync_ptsz]);
+}
+static CUresult cuStreamAttachMemAsync_ptsz_resolve(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3);
+static _Atomic(cuStreamAttachMemAsync_ptsz_fn) cuStreamAttachMemAsync_ptsz_slot = cuStreamAttachMemAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamAttachMemAsync_ptsz(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamAttachMemAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamAttachMemAsync_ptsz_resolve(CUstream a0, CUdeviceptr a1, size_t a2, unsigned int a3)
 {
@@ -14383,12 +14911,6 @@ static CUresult cuStreamAttachMemAsync_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 
 /* cuStreamBatchMemOp */
 typedef CUresult (*cuStreamBatchMemOp_fn)(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static CUresult cuStreamBatchMemOp_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static _Atomic(cuStreamBatchMemOp_fn) cuStreamBatchMemOp_slot = cuStreamBatchMemOp_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBatchMemOp(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamBatchMemOp_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamBatchMemOp_unavailable(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
 	(void)a0;
@@ -14397,6 +14919,12 @@ static CUresult cuStreamBatchMemOp_unavailable(CUstream a0, unsigned int a1, CUs
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBatchMemOp]);
+}
+static CUresult cuStreamBatchMemOp_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
+static _Atomic(cuStreamBatchMemOp_fn) cuStreamBatchMemOp_slot = cuStreamBatchMemOp_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBatchMemOp(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamBatchMemOp_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamBatchMemOp_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
@@ -14411,12 +14939,6 @@ static CUresult cuStreamBatchMemOp_resolve(CUstream a0, unsigned int a1, CUstrea
 
 /* cuStreamBatchMemOp_ptsz */
 typedef CUresult (*cuStreamBatchMemOp_ptsz_fn)(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static CUresult cuStreamBatchMemOp_ptsz_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static _Atomic(cuStreamBatchMemOp_ptsz_fn) cuStreamBatchMemOp_ptsz_slot = cuStreamBatchMemOp_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBatchMemOp_ptsz(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamBatchMemOp_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamBatchMemOp_ptsz_unavailable(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
 	(void)a0;
@@ -14425,6 +14947,12 @@ static CUresult cuStreamBatchMemOp_ptsz_unavailable(CUstream a0, unsigned int a1
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBatchMemOp_ptsz]);
+}
+static CUresult cuStreamBatchMemOp_ptsz_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
+static _Atomic(cuStreamBatchMemOp_ptsz_fn) cuStreamBatchMemOp_ptsz_slot = cuStreamBatchMemOp_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBatchMemOp_ptsz(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamBatchMemOp_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamBatchMemOp_ptsz_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
@@ -14439,12 +14967,6 @@ static CUresult cuStreamBatchMemOp_ptsz_resolve(CUstream a0, unsigned int a1, CU
 
 /* cuStreamBatchMemOp_v2 */
 typedef CUresult (*cuStreamBatchMemOp_v2_fn)(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static CUresult cuStreamBatchMemOp_v2_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static _Atomic(cuStreamBatchMemOp_v2_fn) cuStreamBatchMemOp_v2_slot = cuStreamBatchMemOp_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBatchMemOp_v2(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamBatchMemOp_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamBatchMemOp_v2_unavailable(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
 	(void)a0;
@@ -14453,6 +14975,12 @@ static CUresult cuStreamBatchMemOp_v2_unavailable(CUstream a0, unsigned int a1, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBatchMemOp_v2]);
+}
+static CUresult cuStreamBatchMemOp_v2_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
+static _Atomic(cuStreamBatchMemOp_v2_fn) cuStreamBatchMemOp_v2_slot = cuStreamBatchMemOp_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBatchMemOp_v2(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamBatchMemOp_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamBatchMemOp_v2_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
@@ -14467,12 +14995,6 @@ static CUresult cuStreamBatchMemOp_v2_resolve(CUstream a0, unsigned int a1, CUst
 
 /* cuStreamBatchMemOp_v2_ptsz */
 typedef CUresult (*cuStreamBatchMemOp_v2_ptsz_fn)(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static CUresult cuStreamBatchMemOp_v2_ptsz_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
-static _Atomic(cuStreamBatchMemOp_v2_ptsz_fn) cuStreamBatchMemOp_v2_ptsz_slot = cuStreamBatchMemOp_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBatchMemOp_v2_ptsz(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamBatchMemOp_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamBatchMemOp_v2_ptsz_unavailable(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
 	(void)a0;
@@ -14481,6 +15003,12 @@ static CUresult cuStreamBatchMemOp_v2_ptsz_unavailable(CUstream a0, unsigned int
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBatchMemOp_v2_ptsz]);
+}
+static CUresult cuStreamBatchMemOp_v2_ptsz_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3);
+static _Atomic(cuStreamBatchMemOp_v2_ptsz_fn) cuStreamBatchMemOp_v2_ptsz_slot = cuStreamBatchMemOp_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBatchMemOp_v2_ptsz(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamBatchMemOp_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamBatchMemOp_v2_ptsz_resolve(CUstream a0, unsigned int a1, CUstreamBatchMemOpParams *a2, unsigned int a3)
 {
@@ -14495,17 +15023,17 @@ static CUresult cuStreamBatchMemOp_v2_ptsz_resolve(CUstream a0, unsigned int a1,
 
 /* cuStreamBeginCapture */
 typedef CUresult (*cuStreamBeginCapture_fn)(CUstream a0);
-static CUresult cuStreamBeginCapture_resolve(CUstream a0);
-static _Atomic(cuStreamBeginCapture_fn) cuStreamBeginCapture_slot = cuStreamBeginCapture_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBeginCapture(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamBeginCapture_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamBeginCapture_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBeginCapture]);
+}
+static CUresult cuStreamBeginCapture_resolve(CUstream a0);
+static _Atomic(cuStreamBeginCapture_fn) cuStreamBeginCapture_slot = cuStreamBeginCapture_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBeginCapture(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamBeginCapture_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamBeginCapture_resolve(CUstream a0)
 {
@@ -14520,12 +15048,6 @@ static CUresult cuStreamBeginCapture_resolve(CUstream a0)
 
 /* cuStreamBeginCaptureToGraph */
 typedef CUresult (*cuStreamBeginCaptureToGraph_fn)(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5);
-static CUresult cuStreamBeginCaptureToGraph_resolve(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5);
-static _Atomic(cuStreamBeginCaptureToGraph_fn) cuStreamBeginCaptureToGraph_slot = cuStreamBeginCaptureToGraph_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
-{
-	return atomic_load_explicit(&cuStreamBeginCaptureToGraph_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuStreamBeginCaptureToGraph_unavailable(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
 {
 	(void)a0;
@@ -14536,6 +15058,12 @@ static CUresult cuStreamBeginCaptureToGraph_unavailable(CUstream a0, CUgraph a1,
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBeginCaptureToGraph]);
+}
+static CUresult cuStreamBeginCaptureToGraph_resolve(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5);
+static _Atomic(cuStreamBeginCaptureToGraph_fn) cuStreamBeginCaptureToGraph_slot = cuStreamBeginCaptureToGraph_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
+{
+	return atomic_load_explicit(&cuStreamBeginCaptureToGraph_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuStreamBeginCaptureToGraph_resolve(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
 {
@@ -14550,12 +15078,6 @@ static CUresult cuStreamBeginCaptureToGraph_resolve(CUstream a0, CUgraph a1, con
 
 /* cuStreamBeginCaptureToGraph_ptsz */
 typedef CUresult (*cuStreamBeginCaptureToGraph_ptsz_fn)(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5);
-static CUresult cuStreamBeginCaptureToGraph_ptsz_resolve(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5);
-static _Atomic(cuStreamBeginCaptureToGraph_ptsz_fn) cuStreamBeginCaptureToGraph_ptsz_slot = cuStreamBeginCaptureToGraph_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
-{
-	return atomic_load_explicit(&cuStreamBeginCaptureToGraph_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuStreamBeginCaptureToGraph_ptsz_unavailable(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
 {
 	(void)a0;
@@ -14566,6 +15088,12 @@ static CUresult cuStreamBeginCaptureToGraph_ptsz_unavailable(CUstream a0, CUgrap
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBeginCaptureToGraph_ptsz]);
+}
+static CUresult cuStreamBeginCaptureToGraph_ptsz_resolve(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5);
+static _Atomic(cuStreamBeginCaptureToGraph_ptsz_fn) cuStreamBeginCaptureToGraph_ptsz_slot = cuStreamBeginCaptureToGraph_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
+{
+	return atomic_load_explicit(&cuStreamBeginCaptureToGraph_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuStreamBeginCaptureToGraph_ptsz_resolve(CUstream a0, CUgraph a1, const CUgraphNode *a2, const CUgraphEdgeData *a3, size_t a4, CUstreamCaptureMode a5)
 {
@@ -14580,17 +15108,17 @@ static CUresult cuStreamBeginCaptureToGraph_ptsz_resolve(CUstream a0, CUgraph a1
 
 /* cuStreamBeginCapture_ptsz */
 typedef CUresult (*cuStreamBeginCapture_ptsz_fn)(CUstream a0);
-static CUresult cuStreamBeginCapture_ptsz_resolve(CUstream a0);
-static _Atomic(cuStreamBeginCapture_ptsz_fn) cuStreamBeginCapture_ptsz_slot = cuStreamBeginCapture_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBeginCapture_ptsz(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamBeginCapture_ptsz_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamBeginCapture_ptsz_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBeginCapture_ptsz]);
+}
+static CUresult cuStreamBeginCapture_ptsz_resolve(CUstream a0);
+static _Atomic(cuStreamBeginCapture_ptsz_fn) cuStreamBeginCapture_ptsz_slot = cuStreamBeginCapture_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBeginCapture_ptsz(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamBeginCapture_ptsz_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamBeginCapture_ptsz_resolve(CUstream a0)
 {
@@ -14605,18 +15133,18 @@ static CUresult cuStreamBeginCapture_ptsz_resolve(CUstream a0)
 
 /* cuStreamBeginCapture_v2 */
 typedef CUresult (*cuStreamBeginCapture_v2_fn)(CUstream a0, CUstreamCaptureMode a1);
-static CUresult cuStreamBeginCapture_v2_resolve(CUstream a0, CUstreamCaptureMode a1);
-static _Atomic(cuStreamBeginCapture_v2_fn) cuStreamBeginCapture_v2_slot = cuStreamBeginCapture_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBeginCapture_v2(CUstream a0, CUstreamCaptureMode a1)
-{
-	return atomic_load_explicit(&cuStreamBeginCapture_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamBeginCapture_v2_unavailable(CUstream a0, CUstreamCaptureMode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBeginCapture_v2]);
+}
+static CUresult cuStreamBeginCapture_v2_resolve(CUstream a0, CUstreamCaptureMode a1);
+static _Atomic(cuStreamBeginCapture_v2_fn) cuStreamBeginCapture_v2_slot = cuStreamBeginCapture_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBeginCapture_v2(CUstream a0, CUstreamCaptureMode a1)
+{
+	return atomic_load_explicit(&cuStreamBeginCapture_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamBeginCapture_v2_resolve(CUstream a0, CUstreamCaptureMode a1)
 {
@@ -14631,18 +15159,18 @@ static CUresult cuStreamBeginCapture_v2_resolve(CUstream a0, CUstreamCaptureMode
 
 /* cuStreamBeginCapture_v2_ptsz */
 typedef CUresult (*cuStreamBeginCapture_v2_ptsz_fn)(CUstream a0, CUstreamCaptureMode a1);
-static CUresult cuStreamBeginCapture_v2_ptsz_resolve(CUstream a0, CUstreamCaptureMode a1);
-static _Atomic(cuStreamBeginCapture_v2_ptsz_fn) cuStreamBeginCapture_v2_ptsz_slot = cuStreamBeginCapture_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamBeginCapture_v2_ptsz(CUstream a0, CUstreamCaptureMode a1)
-{
-	return atomic_load_explicit(&cuStreamBeginCapture_v2_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamBeginCapture_v2_ptsz_unavailable(CUstream a0, CUstreamCaptureMode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamBeginCapture_v2_ptsz]);
+}
+static CUresult cuStreamBeginCapture_v2_ptsz_resolve(CUstream a0, CUstreamCaptureMode a1);
+static _Atomic(cuStreamBeginCapture_v2_ptsz_fn) cuStreamBeginCapture_v2_ptsz_slot = cuStreamBeginCapture_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamBeginCapture_v2_ptsz(CUstream a0, CUstreamCaptureMode a1)
+{
+	return atomic_load_explicit(&cuStreamBeginCapture_v2_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamBeginCapture_v2_ptsz_resolve(CUstream a0, CUstreamCaptureMode a1)
 {
@@ -14657,18 +15185,18 @@ static CUresult cuStreamBeginCapture_v2_ptsz_resolve(CUstream a0, CUstreamCaptur
 
 /* cuStreamCopyAttributes */
 typedef CUresult (*cuStreamCopyAttributes_fn)(CUstream a0, CUstream a1);
-static CUresult cuStreamCopyAttributes_resolve(CUstream a0, CUstream a1);
-static _Atomic(cuStreamCopyAttributes_fn) cuStreamCopyAttributes_slot = cuStreamCopyAttributes_resolve;
-CUDASTUB_EXPORT CUresult cuStreamCopyAttributes(CUstream a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuStreamCopyAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamCopyAttributes_unavailable(CUstream a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamCopyAttributes]);
+}
+static CUresult cuStreamCopyAttributes_resolve(CUstream a0, CUstream a1);
+static _Atomic(cuStreamCopyAttributes_fn) cuStreamCopyAttributes_slot = cuStreamCopyAttributes_resolve;
+CUDASTUB_EXPORT CUresult cuStreamCopyAttributes(CUstream a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuStreamCopyAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamCopyAttributes_resolve(CUstream a0, CUstream a1)
 {
@@ -14683,18 +15211,18 @@ static CUresult cuStreamCopyAttributes_resolve(CUstream a0, CUstream a1)
 
 /* cuStreamCopyAttributes_ptsz */
 typedef CUresult (*cuStreamCopyAttributes_ptsz_fn)(CUstream a0, CUstream a1);
-static CUresult cuStreamCopyAttributes_ptsz_resolve(CUstream a0, CUstream a1);
-static _Atomic(cuStreamCopyAttributes_ptsz_fn) cuStreamCopyAttributes_ptsz_slot = cuStreamCopyAttributes_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamCopyAttributes_ptsz(CUstream a0, CUstream a1)
-{
-	return atomic_load_explicit(&cuStreamCopyAttributes_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamCopyAttributes_ptsz_unavailable(CUstream a0, CUstream a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamCopyAttributes_ptsz]);
+}
+static CUresult cuStreamCopyAttributes_ptsz_resolve(CUstream a0, CUstream a1);
+static _Atomic(cuStreamCopyAttributes_ptsz_fn) cuStreamCopyAttributes_ptsz_slot = cuStreamCopyAttributes_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamCopyAttributes_ptsz(CUstream a0, CUstream a1)
+{
+	return atomic_load_explicit(&cuStreamCopyAttributes_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamCopyAttributes_ptsz_resolve(CUstream a0, CUstream a1)
 {
@@ -14709,18 +15237,18 @@ static CUresult cuStreamCopyAttributes_ptsz_resolve(CUstream a0, CUstream a1)
 
 /* cuStreamCreate */
 typedef CUresult (*cuStreamCreate_fn)(CUstream *a0, unsigned int a1);
-static CUresult cuStreamCreate_resolve(CUstream *a0, unsigned int a1);
-static _Atomic(cuStreamCreate_fn) cuStreamCreate_slot = cuStreamCreate_resolve;
-CUDASTUB_EXPORT CUresult cuStreamCreate(CUstream *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuStreamCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamCreate_unavailable(CUstream *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamCreate]);
+}
+static CUresult cuStreamCreate_resolve(CUstream *a0, unsigned int a1);
+static _Atomic(cuStreamCreate_fn) cuStreamCreate_slot = cuStreamCreate_resolve;
+CUDASTUB_EXPORT CUresult cuStreamCreate(CUstream *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuStreamCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamCreate_resolve(CUstream *a0, unsigned int a1)
 {
@@ -14735,12 +15263,6 @@ static CUresult cuStreamCreate_resolve(CUstream *a0, unsigned int a1)
 
 /* cuStreamCreateWithPriority */
 typedef CUresult (*cuStreamCreateWithPriority_fn)(CUstream *a0, unsigned int a1, int a2);
-static CUresult cuStreamCreateWithPriority_resolve(CUstream *a0, unsigned int a1, int a2);
-static _Atomic(cuStreamCreateWithPriority_fn) cuStreamCreateWithPriority_slot = cuStreamCreateWithPriority_resolve;
-CUDASTUB_EXPORT CUresult cuStreamCreateWithPriority(CUstream *a0, unsigned int a1, int a2)
-{
-	return atomic_load_explicit(&cuStreamCreateWithPriority_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamCreateWithPriority_unavailable(CUstream *a0, unsigned int a1, int a2)
 {
 	(void)a0;
@@ -14748,6 +15270,12 @@ static CUresult cuStreamCreateWithPriority_unavailable(CUstream *a0, unsigned in
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamCreateWithPriority]);
+}
+static CUresult cuStreamCreateWithPriority_resolve(CUstream *a0, unsigned int a1, int a2);
+static _Atomic(cuStreamCreateWithPriority_fn) cuStreamCreateWithPriority_slot = cuStreamCreateWithPriority_resolve;
+CUDASTUB_EXPORT CUresult cuStreamCreateWithPriority(CUstream *a0, unsigned int a1, int a2)
+{
+	return atomic_load_explicit(&cuStreamCreateWithPriority_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamCreateWithPriority_resolve(CUstream *a0, unsigned int a1, int a2)
 {
@@ -14762,17 +15290,17 @@ static CUresult cuStreamCreateWithPriority_resolve(CUstream *a0, unsigned int a1
 
 /* cuStreamDestroy */
 typedef CUresult (*cuStreamDestroy_fn)(CUstream a0);
-static CUresult cuStreamDestroy_resolve(CUstream a0);
-static _Atomic(cuStreamDestroy_fn) cuStreamDestroy_slot = cuStreamDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuStreamDestroy(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamDestroy_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamDestroy]);
+}
+static CUresult cuStreamDestroy_resolve(CUstream a0);
+static _Atomic(cuStreamDestroy_fn) cuStreamDestroy_slot = cuStreamDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuStreamDestroy(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamDestroy_resolve(CUstream a0)
 {
@@ -14787,17 +15315,17 @@ static CUresult cuStreamDestroy_resolve(CUstream a0)
 
 /* cuStreamDestroy_v2 */
 typedef CUresult (*cuStreamDestroy_v2_fn)(CUstream a0);
-static CUresult cuStreamDestroy_v2_resolve(CUstream a0);
-static _Atomic(cuStreamDestroy_v2_fn) cuStreamDestroy_v2_slot = cuStreamDestroy_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamDestroy_v2(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamDestroy_v2_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamDestroy_v2_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamDestroy_v2]);
+}
+static CUresult cuStreamDestroy_v2_resolve(CUstream a0);
+static _Atomic(cuStreamDestroy_v2_fn) cuStreamDestroy_v2_slot = cuStreamDestroy_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamDestroy_v2(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamDestroy_v2_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamDestroy_v2_resolve(CUstream a0)
 {
@@ -14812,18 +15340,18 @@ static CUresult cuStreamDestroy_v2_resolve(CUstream a0)
 
 /* cuStreamEndCapture */
 typedef CUresult (*cuStreamEndCapture_fn)(CUstream a0, CUgraph *a1);
-static CUresult cuStreamEndCapture_resolve(CUstream a0, CUgraph *a1);
-static _Atomic(cuStreamEndCapture_fn) cuStreamEndCapture_slot = cuStreamEndCapture_resolve;
-CUDASTUB_EXPORT CUresult cuStreamEndCapture(CUstream a0, CUgraph *a1)
-{
-	return atomic_load_explicit(&cuStreamEndCapture_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamEndCapture_unavailable(CUstream a0, CUgraph *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamEndCapture]);
+}
+static CUresult cuStreamEndCapture_resolve(CUstream a0, CUgraph *a1);
+static _Atomic(cuStreamEndCapture_fn) cuStreamEndCapture_slot = cuStreamEndCapture_resolve;
+CUDASTUB_EXPORT CUresult cuStreamEndCapture(CUstream a0, CUgraph *a1)
+{
+	return atomic_load_explicit(&cuStreamEndCapture_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamEndCapture_resolve(CUstream a0, CUgraph *a1)
 {
@@ -14838,18 +15366,18 @@ static CUresult cuStreamEndCapture_resolve(CUstream a0, CUgraph *a1)
 
 /* cuStreamEndCapture_ptsz */
 typedef CUresult (*cuStreamEndCapture_ptsz_fn)(CUstream a0, CUgraph *a1);
-static CUresult cuStreamEndCapture_ptsz_resolve(CUstream a0, CUgraph *a1);
-static _Atomic(cuStreamEndCapture_ptsz_fn) cuStreamEndCapture_ptsz_slot = cuStreamEndCapture_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream a0, CUgraph *a1)
-{
-	return atomic_load_explicit(&cuStreamEndCapture_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamEndCapture_ptsz_unavailable(CUstream a0, CUgraph *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamEndCapture_ptsz]);
+}
+static CUresult cuStreamEndCapture_ptsz_resolve(CUstream a0, CUgraph *a1);
+static _Atomic(cuStreamEndCapture_ptsz_fn) cuStreamEndCapture_ptsz_slot = cuStreamEndCapture_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream a0, CUgraph *a1)
+{
+	return atomic_load_explicit(&cuStreamEndCapture_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamEndCapture_ptsz_resolve(CUstream a0, CUgraph *a1)
 {
@@ -14864,12 +15392,6 @@ static CUresult cuStreamEndCapture_ptsz_resolve(CUstream a0, CUgraph *a1)
 
 /* cuStreamGetAttribute */
 typedef CUresult (*cuStreamGetAttribute_fn)(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2);
-static CUresult cuStreamGetAttribute_resolve(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2);
-static _Atomic(cuStreamGetAttribute_fn) cuStreamGetAttribute_slot = cuStreamGetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetAttribute(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
-{
-	return atomic_load_explicit(&cuStreamGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamGetAttribute_unavailable(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
 {
 	(void)a0;
@@ -14877,6 +15399,12 @@ static CUresult cuStreamGetAttribute_unavailable(CUstream a0, CUstreamAttrID a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetAttribute]);
+}
+static CUresult cuStreamGetAttribute_resolve(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2);
+static _Atomic(cuStreamGetAttribute_fn) cuStreamGetAttribute_slot = cuStreamGetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetAttribute(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
+{
+	return atomic_load_explicit(&cuStreamGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamGetAttribute_resolve(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
 {
@@ -14891,12 +15419,6 @@ static CUresult cuStreamGetAttribute_resolve(CUstream a0, CUstreamAttrID a1, CUs
 
 /* cuStreamGetAttribute_ptsz */
 typedef CUresult (*cuStreamGetAttribute_ptsz_fn)(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2);
-static CUresult cuStreamGetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2);
-static _Atomic(cuStreamGetAttribute_ptsz_fn) cuStreamGetAttribute_ptsz_slot = cuStreamGetAttribute_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetAttribute_ptsz(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
-{
-	return atomic_load_explicit(&cuStreamGetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamGetAttribute_ptsz_unavailable(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
 {
 	(void)a0;
@@ -14904,6 +15426,12 @@ static CUresult cuStreamGetAttribute_ptsz_unavailable(CUstream a0, CUstreamAttrI
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetAttribute_ptsz]);
+}
+static CUresult cuStreamGetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2);
+static _Atomic(cuStreamGetAttribute_ptsz_fn) cuStreamGetAttribute_ptsz_slot = cuStreamGetAttribute_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetAttribute_ptsz(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
+{
+	return atomic_load_explicit(&cuStreamGetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamGetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1, CUstreamAttrValue *a2)
 {
@@ -14918,12 +15446,6 @@ static CUresult cuStreamGetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1
 
 /* cuStreamGetCaptureInfo */
 typedef CUresult (*cuStreamGetCaptureInfo_fn)(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2);
-static CUresult cuStreamGetCaptureInfo_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2);
-static _Atomic(cuStreamGetCaptureInfo_fn) cuStreamGetCaptureInfo_slot = cuStreamGetCaptureInfo_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
-{
-	return atomic_load_explicit(&cuStreamGetCaptureInfo_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamGetCaptureInfo_unavailable(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
 {
 	(void)a0;
@@ -14931,6 +15453,12 @@ static CUresult cuStreamGetCaptureInfo_unavailable(CUstream a0, CUstreamCaptureS
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo]);
+}
+static CUresult cuStreamGetCaptureInfo_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2);
+static _Atomic(cuStreamGetCaptureInfo_fn) cuStreamGetCaptureInfo_slot = cuStreamGetCaptureInfo_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
+{
+	return atomic_load_explicit(&cuStreamGetCaptureInfo_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamGetCaptureInfo_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
 {
@@ -14945,12 +15473,6 @@ static CUresult cuStreamGetCaptureInfo_resolve(CUstream a0, CUstreamCaptureStatu
 
 /* cuStreamGetCaptureInfo_ptsz */
 typedef CUresult (*cuStreamGetCaptureInfo_ptsz_fn)(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2);
-static CUresult cuStreamGetCaptureInfo_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2);
-static _Atomic(cuStreamGetCaptureInfo_ptsz_fn) cuStreamGetCaptureInfo_ptsz_slot = cuStreamGetCaptureInfo_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_ptsz(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
-{
-	return atomic_load_explicit(&cuStreamGetCaptureInfo_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamGetCaptureInfo_ptsz_unavailable(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
 {
 	(void)a0;
@@ -14958,6 +15480,12 @@ static CUresult cuStreamGetCaptureInfo_ptsz_unavailable(CUstream a0, CUstreamCap
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo_ptsz]);
+}
+static CUresult cuStreamGetCaptureInfo_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2);
+static _Atomic(cuStreamGetCaptureInfo_ptsz_fn) cuStreamGetCaptureInfo_ptsz_slot = cuStreamGetCaptureInfo_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_ptsz(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
+{
+	return atomic_load_explicit(&cuStreamGetCaptureInfo_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamGetCaptureInfo_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2)
 {
@@ -14972,12 +15500,6 @@ static CUresult cuStreamGetCaptureInfo_ptsz_resolve(CUstream a0, CUstreamCapture
 
 /* cuStreamGetCaptureInfo_v2 */
 typedef CUresult (*cuStreamGetCaptureInfo_v2_fn)(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5);
-static CUresult cuStreamGetCaptureInfo_v2_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5);
-static _Atomic(cuStreamGetCaptureInfo_v2_fn) cuStreamGetCaptureInfo_v2_slot = cuStreamGetCaptureInfo_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v2(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
-{
-	return atomic_load_explicit(&cuStreamGetCaptureInfo_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuStreamGetCaptureInfo_v2_unavailable(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
 {
 	(void)a0;
@@ -14988,6 +15510,12 @@ static CUresult cuStreamGetCaptureInfo_v2_unavailable(CUstream a0, CUstreamCaptu
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo_v2]);
+}
+static CUresult cuStreamGetCaptureInfo_v2_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5);
+static _Atomic(cuStreamGetCaptureInfo_v2_fn) cuStreamGetCaptureInfo_v2_slot = cuStreamGetCaptureInfo_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v2(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
+{
+	return atomic_load_explicit(&cuStreamGetCaptureInfo_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuStreamGetCaptureInfo_v2_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
 {
@@ -15002,12 +15530,6 @@ static CUresult cuStreamGetCaptureInfo_v2_resolve(CUstream a0, CUstreamCaptureSt
 
 /* cuStreamGetCaptureInfo_v2_ptsz */
 typedef CUresult (*cuStreamGetCaptureInfo_v2_ptsz_fn)(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5);
-static CUresult cuStreamGetCaptureInfo_v2_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5);
-static _Atomic(cuStreamGetCaptureInfo_v2_ptsz_fn) cuStreamGetCaptureInfo_v2_ptsz_slot = cuStreamGetCaptureInfo_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
-{
-	return atomic_load_explicit(&cuStreamGetCaptureInfo_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static CUresult cuStreamGetCaptureInfo_v2_ptsz_unavailable(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
 {
 	(void)a0;
@@ -15018,6 +15540,12 @@ static CUresult cuStreamGetCaptureInfo_v2_ptsz_unavailable(CUstream a0, CUstream
 	(void)a5;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo_v2_ptsz]);
+}
+static CUresult cuStreamGetCaptureInfo_v2_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5);
+static _Atomic(cuStreamGetCaptureInfo_v2_ptsz_fn) cuStreamGetCaptureInfo_v2_ptsz_slot = cuStreamGetCaptureInfo_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
+{
+	return atomic_load_explicit(&cuStreamGetCaptureInfo_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static CUresult cuStreamGetCaptureInfo_v2_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, size_t *a5)
 {
@@ -15032,12 +15560,6 @@ static CUresult cuStreamGetCaptureInfo_v2_ptsz_resolve(CUstream a0, CUstreamCapt
 
 /* cuStreamGetCaptureInfo_v3 */
 typedef CUresult (*cuStreamGetCaptureInfo_v3_fn)(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6);
-static CUresult cuStreamGetCaptureInfo_v3_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6);
-static _Atomic(cuStreamGetCaptureInfo_v3_fn) cuStreamGetCaptureInfo_v3_slot = cuStreamGetCaptureInfo_v3_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
-{
-	return atomic_load_explicit(&cuStreamGetCaptureInfo_v3_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static CUresult cuStreamGetCaptureInfo_v3_unavailable(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
 {
 	(void)a0;
@@ -15050,6 +15572,44 @@ static CUresult cuStreamGetCaptureInfo_v3_unavailable(CUstream a0, CUstreamCaptu
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo_v3]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuStreamGetCaptureInfo_v3 = cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v3(void);
+void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v3(void)
+{
+	cuStreamGetCaptureInfo_v3_fn fn = (cuStreamGetCaptureInfo_v3_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo_v3]);
+
+	if (!fn)
+		fn = cuStreamGetCaptureInfo_v3_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v3, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuStreamGetCaptureInfo_v3\n"
+	"	.type cuStreamGetCaptureInfo_v3, @function\n"
+	"cuStreamGetCaptureInfo_v3:\n"
+	"	jmp *cudastub_cuda_slot_cuStreamGetCaptureInfo_v3(%rip)\n"
+	"	.size cuStreamGetCaptureInfo_v3, .-cuStreamGetCaptureInfo_v3\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3\n"
+	"	.type cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3, @function\n"
+	"cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3:\n"
+	"	lea cudastub_cuda_bind_cuStreamGetCaptureInfo_v3(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3, .-cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuStreamGetCaptureInfo_v3_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6);
+static _Atomic(cuStreamGetCaptureInfo_v3_fn) cuStreamGetCaptureInfo_v3_slot = cuStreamGetCaptureInfo_v3_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
+{
+	return atomic_load_explicit(&cuStreamGetCaptureInfo_v3_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static CUresult cuStreamGetCaptureInfo_v3_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
 {
 	cuStreamGetCaptureInfo_v3_fn fn = (cuStreamGetCaptureInfo_v3_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -15060,15 +15620,10 @@ static CUresult cuStreamGetCaptureInfo_v3_resolve(CUstream a0, CUstreamCaptureSt
 	atomic_store_explicit(&cuStreamGetCaptureInfo_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cuStreamGetCaptureInfo_v3_ptsz */
 typedef CUresult (*cuStreamGetCaptureInfo_v3_ptsz_fn)(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6);
-static CUresult cuStreamGetCaptureInfo_v3_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6);
-static _Atomic(cuStreamGetCaptureInfo_v3_ptsz_fn) cuStreamGetCaptureInfo_v3_ptsz_slot = cuStreamGetCaptureInfo_v3_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
-{
-	return atomic_load_explicit(&cuStreamGetCaptureInfo_v3_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static CUresult cuStreamGetCaptureInfo_v3_ptsz_unavailable(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
 {
 	(void)a0;
@@ -15081,6 +15636,44 @@ static CUresult cuStreamGetCaptureInfo_v3_ptsz_unavailable(CUstream a0, CUstream
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo_v3_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuStreamGetCaptureInfo_v3_ptsz = cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v3_ptsz(void);
+void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v3_ptsz(void)
+{
+	cuStreamGetCaptureInfo_v3_ptsz_fn fn = (cuStreamGetCaptureInfo_v3_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuStreamGetCaptureInfo_v3_ptsz]);
+
+	if (!fn)
+		fn = cuStreamGetCaptureInfo_v3_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v3_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuStreamGetCaptureInfo_v3_ptsz\n"
+	"	.type cuStreamGetCaptureInfo_v3_ptsz, @function\n"
+	"cuStreamGetCaptureInfo_v3_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuStreamGetCaptureInfo_v3_ptsz(%rip)\n"
+	"	.size cuStreamGetCaptureInfo_v3_ptsz, .-cuStreamGetCaptureInfo_v3_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuStreamGetCaptureInfo_v3_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz, .-cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuStreamGetCaptureInfo_v3_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6);
+static _Atomic(cuStreamGetCaptureInfo_v3_ptsz_fn) cuStreamGetCaptureInfo_v3_ptsz_slot = cuStreamGetCaptureInfo_v3_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
+{
+	return atomic_load_explicit(&cuStreamGetCaptureInfo_v3_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static CUresult cuStreamGetCaptureInfo_v3_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1, cuuint64_t *a2, CUgraph *a3, const CUgraphNode **a4, const CUgraphEdgeData **a5, size_t *a6)
 {
 	cuStreamGetCaptureInfo_v3_ptsz_fn fn = (cuStreamGetCaptureInfo_v3_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -15091,21 +15684,22 @@ static CUresult cuStreamGetCaptureInfo_v3_ptsz_resolve(CUstream a0, CUstreamCapt
 	atomic_store_explicit(&cuStreamGetCaptureInfo_v3_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cuStreamGetCtx */
 typedef CUresult (*cuStreamGetCtx_fn)(CUstream a0, CUcontext *a1);
-static CUresult cuStreamGetCtx_resolve(CUstream a0, CUcontext *a1);
-static _Atomic(cuStreamGetCtx_fn) cuStreamGetCtx_slot = cuStreamGetCtx_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCtx(CUstream a0, CUcontext *a1)
-{
-	return atomic_load_explicit(&cuStreamGetCtx_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetCtx_unavailable(CUstream a0, CUcontext *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCtx]);
+}
+static CUresult cuStreamGetCtx_resolve(CUstream a0, CUcontext *a1);
+static _Atomic(cuStreamGetCtx_fn) cuStreamGetCtx_slot = cuStreamGetCtx_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCtx(CUstream a0, CUcontext *a1)
+{
+	return atomic_load_explicit(&cuStreamGetCtx_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetCtx_resolve(CUstream a0, CUcontext *a1)
 {
@@ -15120,18 +15714,18 @@ static CUresult cuStreamGetCtx_resolve(CUstream a0, CUcontext *a1)
 
 /* cuStreamGetCtx_ptsz */
 typedef CUresult (*cuStreamGetCtx_ptsz_fn)(CUstream a0, CUcontext *a1);
-static CUresult cuStreamGetCtx_ptsz_resolve(CUstream a0, CUcontext *a1);
-static _Atomic(cuStreamGetCtx_ptsz_fn) cuStreamGetCtx_ptsz_slot = cuStreamGetCtx_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetCtx_ptsz(CUstream a0, CUcontext *a1)
-{
-	return atomic_load_explicit(&cuStreamGetCtx_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetCtx_ptsz_unavailable(CUstream a0, CUcontext *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetCtx_ptsz]);
+}
+static CUresult cuStreamGetCtx_ptsz_resolve(CUstream a0, CUcontext *a1);
+static _Atomic(cuStreamGetCtx_ptsz_fn) cuStreamGetCtx_ptsz_slot = cuStreamGetCtx_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetCtx_ptsz(CUstream a0, CUcontext *a1)
+{
+	return atomic_load_explicit(&cuStreamGetCtx_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetCtx_ptsz_resolve(CUstream a0, CUcontext *a1)
 {
@@ -15146,18 +15740,18 @@ static CUresult cuStreamGetCtx_ptsz_resolve(CUstream a0, CUcontext *a1)
 
 /* cuStreamGetFlags */
 typedef CUresult (*cuStreamGetFlags_fn)(CUstream a0, unsigned int *a1);
-static CUresult cuStreamGetFlags_resolve(CUstream a0, unsigned int *a1);
-static _Atomic(cuStreamGetFlags_fn) cuStreamGetFlags_slot = cuStreamGetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetFlags(CUstream a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cuStreamGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetFlags_unavailable(CUstream a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetFlags]);
+}
+static CUresult cuStreamGetFlags_resolve(CUstream a0, unsigned int *a1);
+static _Atomic(cuStreamGetFlags_fn) cuStreamGetFlags_slot = cuStreamGetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetFlags(CUstream a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cuStreamGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetFlags_resolve(CUstream a0, unsigned int *a1)
 {
@@ -15172,18 +15766,18 @@ static CUresult cuStreamGetFlags_resolve(CUstream a0, unsigned int *a1)
 
 /* cuStreamGetFlags_ptsz */
 typedef CUresult (*cuStreamGetFlags_ptsz_fn)(CUstream a0, unsigned int *a1);
-static CUresult cuStreamGetFlags_ptsz_resolve(CUstream a0, unsigned int *a1);
-static _Atomic(cuStreamGetFlags_ptsz_fn) cuStreamGetFlags_ptsz_slot = cuStreamGetFlags_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetFlags_ptsz(CUstream a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cuStreamGetFlags_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetFlags_ptsz_unavailable(CUstream a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetFlags_ptsz]);
+}
+static CUresult cuStreamGetFlags_ptsz_resolve(CUstream a0, unsigned int *a1);
+static _Atomic(cuStreamGetFlags_ptsz_fn) cuStreamGetFlags_ptsz_slot = cuStreamGetFlags_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetFlags_ptsz(CUstream a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cuStreamGetFlags_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetFlags_ptsz_resolve(CUstream a0, unsigned int *a1)
 {
@@ -15198,18 +15792,18 @@ static CUresult cuStreamGetFlags_ptsz_resolve(CUstream a0, unsigned int *a1)
 
 /* cuStreamGetGreenCtx */
 typedef CUresult (*cuStreamGetGreenCtx_fn)(CUstream a0, CUgreenCtx *a1);
-static CUresult cuStreamGetGreenCtx_resolve(CUstream a0, CUgreenCtx *a1);
-static _Atomic(cuStreamGetGreenCtx_fn) cuStreamGetGreenCtx_slot = cuStreamGetGreenCtx_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetGreenCtx(CUstream a0, CUgreenCtx *a1)
-{
-	return atomic_load_explicit(&cuStreamGetGreenCtx_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetGreenCtx_unavailable(CUstream a0, CUgreenCtx *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetGreenCtx]);
+}
+static CUresult cuStreamGetGreenCtx_resolve(CUstream a0, CUgreenCtx *a1);
+static _Atomic(cuStreamGetGreenCtx_fn) cuStreamGetGreenCtx_slot = cuStreamGetGreenCtx_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetGreenCtx(CUstream a0, CUgreenCtx *a1)
+{
+	return atomic_load_explicit(&cuStreamGetGreenCtx_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetGreenCtx_resolve(CUstream a0, CUgreenCtx *a1)
 {
@@ -15224,18 +15818,18 @@ static CUresult cuStreamGetGreenCtx_resolve(CUstream a0, CUgreenCtx *a1)
 
 /* cuStreamGetId */
 typedef CUresult (*cuStreamGetId_fn)(CUstream a0, unsigned long long *a1);
-static CUresult cuStreamGetId_resolve(CUstream a0, unsigned long long *a1);
-static _Atomic(cuStreamGetId_fn) cuStreamGetId_slot = cuStreamGetId_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetId(CUstream a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cuStreamGetId_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetId_unavailable(CUstream a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetId]);
+}
+static CUresult cuStreamGetId_resolve(CUstream a0, unsigned long long *a1);
+static _Atomic(cuStreamGetId_fn) cuStreamGetId_slot = cuStreamGetId_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetId(CUstream a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cuStreamGetId_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetId_resolve(CUstream a0, unsigned long long *a1)
 {
@@ -15250,18 +15844,18 @@ static CUresult cuStreamGetId_resolve(CUstream a0, unsigned long long *a1)
 
 /* cuStreamGetId_ptsz */
 typedef CUresult (*cuStreamGetId_ptsz_fn)(CUstream a0, unsigned long long *a1);
-static CUresult cuStreamGetId_ptsz_resolve(CUstream a0, unsigned long long *a1);
-static _Atomic(cuStreamGetId_ptsz_fn) cuStreamGetId_ptsz_slot = cuStreamGetId_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetId_ptsz(CUstream a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cuStreamGetId_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetId_ptsz_unavailable(CUstream a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetId_ptsz]);
+}
+static CUresult cuStreamGetId_ptsz_resolve(CUstream a0, unsigned long long *a1);
+static _Atomic(cuStreamGetId_ptsz_fn) cuStreamGetId_ptsz_slot = cuStreamGetId_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetId_ptsz(CUstream a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cuStreamGetId_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetId_ptsz_resolve(CUstream a0, unsigned long long *a1)
 {
@@ -15276,18 +15870,18 @@ static CUresult cuStreamGetId_ptsz_resolve(CUstream a0, unsigned long long *a1)
 
 /* cuStreamGetPriority */
 typedef CUresult (*cuStreamGetPriority_fn)(CUstream a0, int *a1);
-static CUresult cuStreamGetPriority_resolve(CUstream a0, int *a1);
-static _Atomic(cuStreamGetPriority_fn) cuStreamGetPriority_slot = cuStreamGetPriority_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetPriority(CUstream a0, int *a1)
-{
-	return atomic_load_explicit(&cuStreamGetPriority_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetPriority_unavailable(CUstream a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetPriority]);
+}
+static CUresult cuStreamGetPriority_resolve(CUstream a0, int *a1);
+static _Atomic(cuStreamGetPriority_fn) cuStreamGetPriority_slot = cuStreamGetPriority_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetPriority(CUstream a0, int *a1)
+{
+	return atomic_load_explicit(&cuStreamGetPriority_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetPriority_resolve(CUstream a0, int *a1)
 {
@@ -15302,18 +15896,18 @@ static CUresult cuStreamGetPriority_resolve(CUstream a0, int *a1)
 
 /* cuStreamGetPriority_ptsz */
 typedef CUresult (*cuStreamGetPriority_ptsz_fn)(CUstream a0, int *a1);
-static CUresult cuStreamGetPriority_ptsz_resolve(CUstream a0, int *a1);
-static _Atomic(cuStreamGetPriority_ptsz_fn) cuStreamGetPriority_ptsz_slot = cuStreamGetPriority_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamGetPriority_ptsz(CUstream a0, int *a1)
-{
-	return atomic_load_explicit(&cuStreamGetPriority_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamGetPriority_ptsz_unavailable(CUstream a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamGetPriority_ptsz]);
+}
+static CUresult cuStreamGetPriority_ptsz_resolve(CUstream a0, int *a1);
+static _Atomic(cuStreamGetPriority_ptsz_fn) cuStreamGetPriority_ptsz_slot = cuStreamGetPriority_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamGetPriority_ptsz(CUstream a0, int *a1)
+{
+	return atomic_load_explicit(&cuStreamGetPriority_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamGetPriority_ptsz_resolve(CUstream a0, int *a1)
 {
@@ -15328,18 +15922,18 @@ static CUresult cuStreamGetPriority_ptsz_resolve(CUstream a0, int *a1)
 
 /* cuStreamIsCapturing */
 typedef CUresult (*cuStreamIsCapturing_fn)(CUstream a0, CUstreamCaptureStatus *a1);
-static CUresult cuStreamIsCapturing_resolve(CUstream a0, CUstreamCaptureStatus *a1);
-static _Atomic(cuStreamIsCapturing_fn) cuStreamIsCapturing_slot = cuStreamIsCapturing_resolve;
-CUDASTUB_EXPORT CUresult cuStreamIsCapturing(CUstream a0, CUstreamCaptureStatus *a1)
-{
-	return atomic_load_explicit(&cuStreamIsCapturing_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamIsCapturing_unavailable(CUstream a0, CUstreamCaptureStatus *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamIsCapturing]);
+}
+static CUresult cuStreamIsCapturing_resolve(CUstream a0, CUstreamCaptureStatus *a1);
+static _Atomic(cuStreamIsCapturing_fn) cuStreamIsCapturing_slot = cuStreamIsCapturing_resolve;
+CUDASTUB_EXPORT CUresult cuStreamIsCapturing(CUstream a0, CUstreamCaptureStatus *a1)
+{
+	return atomic_load_explicit(&cuStreamIsCapturing_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamIsCapturing_resolve(CUstream a0, CUstreamCaptureStatus *a1)
 {
@@ -15354,18 +15948,18 @@ static CUresult cuStreamIsCapturing_resolve(CUstream a0, CUstreamCaptureStatus *
 
 /* cuStreamIsCapturing_ptsz */
 typedef CUresult (*cuStreamIsCapturing_ptsz_fn)(CUstream a0, CUstreamCaptureStatus *a1);
-static CUresult cuStreamIsCapturing_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1);
-static _Atomic(cuStreamIsCapturing_ptsz_fn) cuStreamIsCapturing_ptsz_slot = cuStreamIsCapturing_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamIsCapturing_ptsz(CUstream a0, CUstreamCaptureStatus *a1)
-{
-	return atomic_load_explicit(&cuStreamIsCapturing_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuStreamIsCapturing_ptsz_unavailable(CUstream a0, CUstreamCaptureStatus *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamIsCapturing_ptsz]);
+}
+static CUresult cuStreamIsCapturing_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1);
+static _Atomic(cuStreamIsCapturing_ptsz_fn) cuStreamIsCapturing_ptsz_slot = cuStreamIsCapturing_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamIsCapturing_ptsz(CUstream a0, CUstreamCaptureStatus *a1)
+{
+	return atomic_load_explicit(&cuStreamIsCapturing_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuStreamIsCapturing_ptsz_resolve(CUstream a0, CUstreamCaptureStatus *a1)
 {
@@ -15380,17 +15974,17 @@ static CUresult cuStreamIsCapturing_ptsz_resolve(CUstream a0, CUstreamCaptureSta
 
 /* cuStreamQuery */
 typedef CUresult (*cuStreamQuery_fn)(CUstream a0);
-static CUresult cuStreamQuery_resolve(CUstream a0);
-static _Atomic(cuStreamQuery_fn) cuStreamQuery_slot = cuStreamQuery_resolve;
-CUDASTUB_EXPORT CUresult cuStreamQuery(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamQuery_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamQuery_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamQuery]);
+}
+static CUresult cuStreamQuery_resolve(CUstream a0);
+static _Atomic(cuStreamQuery_fn) cuStreamQuery_slot = cuStreamQuery_resolve;
+CUDASTUB_EXPORT CUresult cuStreamQuery(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamQuery_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamQuery_resolve(CUstream a0)
 {
@@ -15405,17 +15999,17 @@ static CUresult cuStreamQuery_resolve(CUstream a0)
 
 /* cuStreamQuery_ptsz */
 typedef CUresult (*cuStreamQuery_ptsz_fn)(CUstream a0);
-static CUresult cuStreamQuery_ptsz_resolve(CUstream a0);
-static _Atomic(cuStreamQuery_ptsz_fn) cuStreamQuery_ptsz_slot = cuStreamQuery_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamQuery_ptsz(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamQuery_ptsz_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamQuery_ptsz_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamQuery_ptsz]);
+}
+static CUresult cuStreamQuery_ptsz_resolve(CUstream a0);
+static _Atomic(cuStreamQuery_ptsz_fn) cuStreamQuery_ptsz_slot = cuStreamQuery_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamQuery_ptsz(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamQuery_ptsz_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamQuery_ptsz_resolve(CUstream a0)
 {
@@ -15430,12 +16024,6 @@ static CUresult cuStreamQuery_ptsz_resolve(CUstream a0)
 
 /* cuStreamSetAttribute */
 typedef CUresult (*cuStreamSetAttribute_fn)(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2);
-static CUresult cuStreamSetAttribute_resolve(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2);
-static _Atomic(cuStreamSetAttribute_fn) cuStreamSetAttribute_slot = cuStreamSetAttribute_resolve;
-CUDASTUB_EXPORT CUresult cuStreamSetAttribute(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
-{
-	return atomic_load_explicit(&cuStreamSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamSetAttribute_unavailable(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
 {
 	(void)a0;
@@ -15443,6 +16031,12 @@ static CUresult cuStreamSetAttribute_unavailable(CUstream a0, CUstreamAttrID a1,
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamSetAttribute]);
+}
+static CUresult cuStreamSetAttribute_resolve(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2);
+static _Atomic(cuStreamSetAttribute_fn) cuStreamSetAttribute_slot = cuStreamSetAttribute_resolve;
+CUDASTUB_EXPORT CUresult cuStreamSetAttribute(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
+{
+	return atomic_load_explicit(&cuStreamSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamSetAttribute_resolve(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
 {
@@ -15457,12 +16051,6 @@ static CUresult cuStreamSetAttribute_resolve(CUstream a0, CUstreamAttrID a1, con
 
 /* cuStreamSetAttribute_ptsz */
 typedef CUresult (*cuStreamSetAttribute_ptsz_fn)(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2);
-static CUresult cuStreamSetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2);
-static _Atomic(cuStreamSetAttribute_ptsz_fn) cuStreamSetAttribute_ptsz_slot = cuStreamSetAttribute_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamSetAttribute_ptsz(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
-{
-	return atomic_load_explicit(&cuStreamSetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamSetAttribute_ptsz_unavailable(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
 {
 	(void)a0;
@@ -15470,6 +16058,12 @@ static CUresult cuStreamSetAttribute_ptsz_unavailable(CUstream a0, CUstreamAttrI
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamSetAttribute_ptsz]);
+}
+static CUresult cuStreamSetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2);
+static _Atomic(cuStreamSetAttribute_ptsz_fn) cuStreamSetAttribute_ptsz_slot = cuStreamSetAttribute_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamSetAttribute_ptsz(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
+{
+	return atomic_load_explicit(&cuStreamSetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamSetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1, const CUstreamAttrValue *a2)
 {
@@ -15484,17 +16078,17 @@ static CUresult cuStreamSetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1
 
 /* cuStreamSynchronize */
 typedef CUresult (*cuStreamSynchronize_fn)(CUstream a0);
-static CUresult cuStreamSynchronize_resolve(CUstream a0);
-static _Atomic(cuStreamSynchronize_fn) cuStreamSynchronize_slot = cuStreamSynchronize_resolve;
-CUDASTUB_EXPORT CUresult cuStreamSynchronize(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamSynchronize_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamSynchronize_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamSynchronize]);
+}
+static CUresult cuStreamSynchronize_resolve(CUstream a0);
+static _Atomic(cuStreamSynchronize_fn) cuStreamSynchronize_slot = cuStreamSynchronize_resolve;
+CUDASTUB_EXPORT CUresult cuStreamSynchronize(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamSynchronize_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamSynchronize_resolve(CUstream a0)
 {
@@ -15509,17 +16103,17 @@ static CUresult cuStreamSynchronize_resolve(CUstream a0)
 
 /* cuStreamSynchronize_ptsz */
 typedef CUresult (*cuStreamSynchronize_ptsz_fn)(CUstream a0);
-static CUresult cuStreamSynchronize_ptsz_resolve(CUstream a0);
-static _Atomic(cuStreamSynchronize_ptsz_fn) cuStreamSynchronize_ptsz_slot = cuStreamSynchronize_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamSynchronize_ptsz(CUstream a0)
-{
-	return atomic_load_explicit(&cuStreamSynchronize_ptsz_slot, memory_order_acquire)(a0);
-}
 static CUresult cuStreamSynchronize_ptsz_unavailable(CUstream a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamSynchronize_ptsz]);
+}
+static CUresult cuStreamSynchronize_ptsz_resolve(CUstream a0);
+static _Atomic(cuStreamSynchronize_ptsz_fn) cuStreamSynchronize_ptsz_slot = cuStreamSynchronize_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamSynchronize_ptsz(CUstream a0)
+{
+	return atomic_load_explicit(&cuStreamSynchronize_ptsz_slot, memory_order_acquire)(a0);
 }
 static CUresult cuStreamSynchronize_ptsz_resolve(CUstream a0)
 {
@@ -15534,12 +16128,6 @@ static CUresult cuStreamSynchronize_ptsz_resolve(CUstream a0)
 
 /* cuStreamUpdateCaptureDependencies */
 typedef CUresult (*cuStreamUpdateCaptureDependencies_fn)(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3);
-static CUresult cuStreamUpdateCaptureDependencies_resolve(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3);
-static _Atomic(cuStreamUpdateCaptureDependencies_fn) cuStreamUpdateCaptureDependencies_slot = cuStreamUpdateCaptureDependencies_resolve;
-CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamUpdateCaptureDependencies_unavailable(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15548,6 +16136,12 @@ static CUresult cuStreamUpdateCaptureDependencies_unavailable(CUstream a0, CUgra
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamUpdateCaptureDependencies]);
+}
+static CUresult cuStreamUpdateCaptureDependencies_resolve(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3);
+static _Atomic(cuStreamUpdateCaptureDependencies_fn) cuStreamUpdateCaptureDependencies_slot = cuStreamUpdateCaptureDependencies_resolve;
+CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamUpdateCaptureDependencies_resolve(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
 {
@@ -15562,12 +16156,6 @@ static CUresult cuStreamUpdateCaptureDependencies_resolve(CUstream a0, CUgraphNo
 
 /* cuStreamUpdateCaptureDependencies_ptsz */
 typedef CUresult (*cuStreamUpdateCaptureDependencies_ptsz_fn)(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3);
-static CUresult cuStreamUpdateCaptureDependencies_ptsz_resolve(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3);
-static _Atomic(cuStreamUpdateCaptureDependencies_ptsz_fn) cuStreamUpdateCaptureDependencies_ptsz_slot = cuStreamUpdateCaptureDependencies_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamUpdateCaptureDependencies_ptsz_unavailable(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15576,6 +16164,12 @@ static CUresult cuStreamUpdateCaptureDependencies_ptsz_unavailable(CUstream a0, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamUpdateCaptureDependencies_ptsz]);
+}
+static CUresult cuStreamUpdateCaptureDependencies_ptsz_resolve(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3);
+static _Atomic(cuStreamUpdateCaptureDependencies_ptsz_fn) cuStreamUpdateCaptureDependencies_ptsz_slot = cuStreamUpdateCaptureDependencies_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamUpdateCaptureDependencies_ptsz_resolve(CUstream a0, CUgraphNode *a1, size_t a2, unsigned int a3)
 {
@@ -15590,12 +16184,6 @@ static CUresult cuStreamUpdateCaptureDependencies_ptsz_resolve(CUstream a0, CUgr
 
 /* cuStreamUpdateCaptureDependencies_v2 */
 typedef CUresult (*cuStreamUpdateCaptureDependencies_v2_fn)(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4);
-static CUresult cuStreamUpdateCaptureDependencies_v2_resolve(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4);
-static _Atomic(cuStreamUpdateCaptureDependencies_v2_fn) cuStreamUpdateCaptureDependencies_v2_slot = cuStreamUpdateCaptureDependencies_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuStreamUpdateCaptureDependencies_v2_unavailable(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -15605,6 +16193,12 @@ static CUresult cuStreamUpdateCaptureDependencies_v2_unavailable(CUstream a0, CU
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamUpdateCaptureDependencies_v2]);
+}
+static CUresult cuStreamUpdateCaptureDependencies_v2_resolve(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4);
+static _Atomic(cuStreamUpdateCaptureDependencies_v2_fn) cuStreamUpdateCaptureDependencies_v2_slot = cuStreamUpdateCaptureDependencies_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuStreamUpdateCaptureDependencies_v2_resolve(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
 {
@@ -15619,12 +16213,6 @@ static CUresult cuStreamUpdateCaptureDependencies_v2_resolve(CUstream a0, CUgrap
 
 /* cuStreamUpdateCaptureDependencies_v2_ptsz */
 typedef CUresult (*cuStreamUpdateCaptureDependencies_v2_ptsz_fn)(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4);
-static CUresult cuStreamUpdateCaptureDependencies_v2_ptsz_resolve(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4);
-static _Atomic(cuStreamUpdateCaptureDependencies_v2_ptsz_fn) cuStreamUpdateCaptureDependencies_v2_ptsz_slot = cuStreamUpdateCaptureDependencies_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuStreamUpdateCaptureDependencies_v2_ptsz_unavailable(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -15634,6 +16222,12 @@ static CUresult cuStreamUpdateCaptureDependencies_v2_ptsz_unavailable(CUstream a
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamUpdateCaptureDependencies_v2_ptsz]);
+}
+static CUresult cuStreamUpdateCaptureDependencies_v2_ptsz_resolve(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4);
+static _Atomic(cuStreamUpdateCaptureDependencies_v2_ptsz_fn) cuStreamUpdateCaptureDependencies_v2_ptsz_slot = cuStreamUpdateCaptureDependencies_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuStreamUpdateCaptureDependencies_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuStreamUpdateCaptureDependencies_v2_ptsz_resolve(CUstream a0, CUgraphNode *a1, const CUgraphEdgeData *a2, size_t a3, unsigned int a4)
 {
@@ -15648,12 +16242,6 @@ static CUresult cuStreamUpdateCaptureDependencies_v2_ptsz_resolve(CUstream a0, C
 
 /* cuStreamWaitEvent */
 typedef CUresult (*cuStreamWaitEvent_fn)(CUstream a0, CUevent a1, unsigned int a2);
-static CUresult cuStreamWaitEvent_resolve(CUstream a0, CUevent a1, unsigned int a2);
-static _Atomic(cuStreamWaitEvent_fn) cuStreamWaitEvent_slot = cuStreamWaitEvent_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitEvent(CUstream a0, CUevent a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuStreamWaitEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamWaitEvent_unavailable(CUstream a0, CUevent a1, unsigned int a2)
 {
 	(void)a0;
@@ -15661,6 +16249,12 @@ static CUresult cuStreamWaitEvent_unavailable(CUstream a0, CUevent a1, unsigned 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitEvent]);
+}
+static CUresult cuStreamWaitEvent_resolve(CUstream a0, CUevent a1, unsigned int a2);
+static _Atomic(cuStreamWaitEvent_fn) cuStreamWaitEvent_slot = cuStreamWaitEvent_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitEvent(CUstream a0, CUevent a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuStreamWaitEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamWaitEvent_resolve(CUstream a0, CUevent a1, unsigned int a2)
 {
@@ -15675,12 +16269,6 @@ static CUresult cuStreamWaitEvent_resolve(CUstream a0, CUevent a1, unsigned int 
 
 /* cuStreamWaitEvent_ptsz */
 typedef CUresult (*cuStreamWaitEvent_ptsz_fn)(CUstream a0, CUevent a1, unsigned int a2);
-static CUresult cuStreamWaitEvent_ptsz_resolve(CUstream a0, CUevent a1, unsigned int a2);
-static _Atomic(cuStreamWaitEvent_ptsz_fn) cuStreamWaitEvent_ptsz_slot = cuStreamWaitEvent_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitEvent_ptsz(CUstream a0, CUevent a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuStreamWaitEvent_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuStreamWaitEvent_ptsz_unavailable(CUstream a0, CUevent a1, unsigned int a2)
 {
 	(void)a0;
@@ -15688,6 +16276,12 @@ static CUresult cuStreamWaitEvent_ptsz_unavailable(CUstream a0, CUevent a1, unsi
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitEvent_ptsz]);
+}
+static CUresult cuStreamWaitEvent_ptsz_resolve(CUstream a0, CUevent a1, unsigned int a2);
+static _Atomic(cuStreamWaitEvent_ptsz_fn) cuStreamWaitEvent_ptsz_slot = cuStreamWaitEvent_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitEvent_ptsz(CUstream a0, CUevent a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuStreamWaitEvent_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuStreamWaitEvent_ptsz_resolve(CUstream a0, CUevent a1, unsigned int a2)
 {
@@ -15702,12 +16296,6 @@ static CUresult cuStreamWaitEvent_ptsz_resolve(CUstream a0, CUevent a1, unsigned
 
 /* cuStreamWaitValue32 */
 typedef CUresult (*cuStreamWaitValue32_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue32_fn) cuStreamWaitValue32_slot = cuStreamWaitValue32_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue32_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue32_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15716,6 +16304,12 @@ static CUresult cuStreamWaitValue32_unavailable(CUstream a0, CUdeviceptr a1, cuu
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue32]);
+}
+static CUresult cuStreamWaitValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue32_fn) cuStreamWaitValue32_slot = cuStreamWaitValue32_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue32_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -15730,12 +16324,6 @@ static CUresult cuStreamWaitValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint3
 
 /* cuStreamWaitValue32_ptsz */
 typedef CUresult (*cuStreamWaitValue32_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue32_ptsz_fn) cuStreamWaitValue32_ptsz_slot = cuStreamWaitValue32_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue32_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue32_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15744,6 +16332,12 @@ static CUresult cuStreamWaitValue32_ptsz_unavailable(CUstream a0, CUdeviceptr a1
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue32_ptsz]);
+}
+static CUresult cuStreamWaitValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue32_ptsz_fn) cuStreamWaitValue32_ptsz_slot = cuStreamWaitValue32_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue32_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -15758,12 +16352,6 @@ static CUresult cuStreamWaitValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cu
 
 /* cuStreamWaitValue32_v2 */
 typedef CUresult (*cuStreamWaitValue32_v2_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue32_v2_fn) cuStreamWaitValue32_v2_slot = cuStreamWaitValue32_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue32_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue32_v2_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15772,6 +16360,12 @@ static CUresult cuStreamWaitValue32_v2_unavailable(CUstream a0, CUdeviceptr a1, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue32_v2]);
+}
+static CUresult cuStreamWaitValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue32_v2_fn) cuStreamWaitValue32_v2_slot = cuStreamWaitValue32_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue32_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -15786,12 +16380,6 @@ static CUresult cuStreamWaitValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuui
 
 /* cuStreamWaitValue32_v2_ptsz */
 typedef CUresult (*cuStreamWaitValue32_v2_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue32_v2_ptsz_fn) cuStreamWaitValue32_v2_ptsz_slot = cuStreamWaitValue32_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue32_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue32_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue32_v2_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15800,6 +16388,12 @@ static CUresult cuStreamWaitValue32_v2_ptsz_unavailable(CUstream a0, CUdeviceptr
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue32_v2_ptsz]);
+}
+static CUresult cuStreamWaitValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue32_v2_ptsz_fn) cuStreamWaitValue32_v2_ptsz_slot = cuStreamWaitValue32_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue32_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue32_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -15814,12 +16408,6 @@ static CUresult cuStreamWaitValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 
 /* cuStreamWaitValue64 */
 typedef CUresult (*cuStreamWaitValue64_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue64_fn) cuStreamWaitValue64_slot = cuStreamWaitValue64_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue64_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue64_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15828,6 +16416,12 @@ static CUresult cuStreamWaitValue64_unavailable(CUstream a0, CUdeviceptr a1, cuu
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue64]);
+}
+static CUresult cuStreamWaitValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue64_fn) cuStreamWaitValue64_slot = cuStreamWaitValue64_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue64_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -15842,12 +16436,6 @@ static CUresult cuStreamWaitValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint6
 
 /* cuStreamWaitValue64_ptsz */
 typedef CUresult (*cuStreamWaitValue64_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue64_ptsz_fn) cuStreamWaitValue64_ptsz_slot = cuStreamWaitValue64_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue64_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue64_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15856,6 +16444,12 @@ static CUresult cuStreamWaitValue64_ptsz_unavailable(CUstream a0, CUdeviceptr a1
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue64_ptsz]);
+}
+static CUresult cuStreamWaitValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue64_ptsz_fn) cuStreamWaitValue64_ptsz_slot = cuStreamWaitValue64_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue64_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -15870,12 +16464,6 @@ static CUresult cuStreamWaitValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cu
 
 /* cuStreamWaitValue64_v2 */
 typedef CUresult (*cuStreamWaitValue64_v2_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue64_v2_fn) cuStreamWaitValue64_v2_slot = cuStreamWaitValue64_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue64_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue64_v2_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15884,6 +16472,12 @@ static CUresult cuStreamWaitValue64_v2_unavailable(CUstream a0, CUdeviceptr a1, 
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue64_v2]);
+}
+static CUresult cuStreamWaitValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue64_v2_fn) cuStreamWaitValue64_v2_slot = cuStreamWaitValue64_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue64_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -15898,12 +16492,6 @@ static CUresult cuStreamWaitValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuui
 
 /* cuStreamWaitValue64_v2_ptsz */
 typedef CUresult (*cuStreamWaitValue64_v2_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWaitValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWaitValue64_v2_ptsz_fn) cuStreamWaitValue64_v2_ptsz_slot = cuStreamWaitValue64_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWaitValue64_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWaitValue64_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWaitValue64_v2_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15912,6 +16500,12 @@ static CUresult cuStreamWaitValue64_v2_ptsz_unavailable(CUstream a0, CUdeviceptr
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWaitValue64_v2_ptsz]);
+}
+static CUresult cuStreamWaitValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWaitValue64_v2_ptsz_fn) cuStreamWaitValue64_v2_ptsz_slot = cuStreamWaitValue64_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWaitValue64_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWaitValue64_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWaitValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -15926,12 +16520,6 @@ static CUresult cuStreamWaitValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 
 /* cuStreamWriteValue32 */
 typedef CUresult (*cuStreamWriteValue32_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue32_fn) cuStreamWriteValue32_slot = cuStreamWriteValue32_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue32_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue32_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15940,6 +16528,12 @@ static CUresult cuStreamWriteValue32_unavailable(CUstream a0, CUdeviceptr a1, cu
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue32]);
+}
+static CUresult cuStreamWriteValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue32_fn) cuStreamWriteValue32_slot = cuStreamWriteValue32_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue32(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue32_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -15954,12 +16548,6 @@ static CUresult cuStreamWriteValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint
 
 /* cuStreamWriteValue32_ptsz */
 typedef CUresult (*cuStreamWriteValue32_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue32_ptsz_fn) cuStreamWriteValue32_ptsz_slot = cuStreamWriteValue32_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue32_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue32_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15968,6 +16556,12 @@ static CUresult cuStreamWriteValue32_ptsz_unavailable(CUstream a0, CUdeviceptr a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue32_ptsz]);
+}
+static CUresult cuStreamWriteValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue32_ptsz_fn) cuStreamWriteValue32_ptsz_slot = cuStreamWriteValue32_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue32_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue32_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -15982,12 +16576,6 @@ static CUresult cuStreamWriteValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, c
 
 /* cuStreamWriteValue32_v2 */
 typedef CUresult (*cuStreamWriteValue32_v2_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue32_v2_fn) cuStreamWriteValue32_v2_slot = cuStreamWriteValue32_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue32_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue32_v2_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -15996,6 +16584,12 @@ static CUresult cuStreamWriteValue32_v2_unavailable(CUstream a0, CUdeviceptr a1,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue32_v2]);
+}
+static CUresult cuStreamWriteValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue32_v2_fn) cuStreamWriteValue32_v2_slot = cuStreamWriteValue32_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue32_v2(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue32_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -16010,12 +16604,6 @@ static CUresult cuStreamWriteValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuu
 
 /* cuStreamWriteValue32_v2_ptsz */
 typedef CUresult (*cuStreamWriteValue32_v2_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue32_v2_ptsz_fn) cuStreamWriteValue32_v2_ptsz_slot = cuStreamWriteValue32_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue32_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue32_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue32_v2_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -16024,6 +16612,12 @@ static CUresult cuStreamWriteValue32_v2_ptsz_unavailable(CUstream a0, CUdevicept
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue32_v2_ptsz]);
+}
+static CUresult cuStreamWriteValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue32_v2_ptsz_fn) cuStreamWriteValue32_v2_ptsz_slot = cuStreamWriteValue32_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue32_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue32_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint32_t a2, unsigned int a3)
 {
@@ -16038,12 +16632,6 @@ static CUresult cuStreamWriteValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1
 
 /* cuStreamWriteValue64 */
 typedef CUresult (*cuStreamWriteValue64_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue64_fn) cuStreamWriteValue64_slot = cuStreamWriteValue64_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue64_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue64_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -16052,6 +16640,12 @@ static CUresult cuStreamWriteValue64_unavailable(CUstream a0, CUdeviceptr a1, cu
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue64]);
+}
+static CUresult cuStreamWriteValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue64_fn) cuStreamWriteValue64_slot = cuStreamWriteValue64_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue64(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue64_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -16066,12 +16660,6 @@ static CUresult cuStreamWriteValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint
 
 /* cuStreamWriteValue64_ptsz */
 typedef CUresult (*cuStreamWriteValue64_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue64_ptsz_fn) cuStreamWriteValue64_ptsz_slot = cuStreamWriteValue64_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue64_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue64_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -16080,6 +16668,12 @@ static CUresult cuStreamWriteValue64_ptsz_unavailable(CUstream a0, CUdeviceptr a
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue64_ptsz]);
+}
+static CUresult cuStreamWriteValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue64_ptsz_fn) cuStreamWriteValue64_ptsz_slot = cuStreamWriteValue64_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue64_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue64_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -16094,12 +16688,6 @@ static CUresult cuStreamWriteValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, c
 
 /* cuStreamWriteValue64_v2 */
 typedef CUresult (*cuStreamWriteValue64_v2_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue64_v2_fn) cuStreamWriteValue64_v2_slot = cuStreamWriteValue64_v2_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue64_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue64_v2_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -16108,6 +16696,12 @@ static CUresult cuStreamWriteValue64_v2_unavailable(CUstream a0, CUdeviceptr a1,
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue64_v2]);
+}
+static CUresult cuStreamWriteValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue64_v2_fn) cuStreamWriteValue64_v2_slot = cuStreamWriteValue64_v2_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue64_v2(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue64_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -16122,12 +16716,6 @@ static CUresult cuStreamWriteValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuu
 
 /* cuStreamWriteValue64_v2_ptsz */
 typedef CUresult (*cuStreamWriteValue64_v2_ptsz_fn)(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static CUresult cuStreamWriteValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
-static _Atomic(cuStreamWriteValue64_v2_ptsz_fn) cuStreamWriteValue64_v2_ptsz_slot = cuStreamWriteValue64_v2_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuStreamWriteValue64_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuStreamWriteValue64_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuStreamWriteValue64_v2_ptsz_unavailable(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -16136,6 +16724,12 @@ static CUresult cuStreamWriteValue64_v2_ptsz_unavailable(CUstream a0, CUdevicept
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuStreamWriteValue64_v2_ptsz]);
+}
+static CUresult cuStreamWriteValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3);
+static _Atomic(cuStreamWriteValue64_v2_ptsz_fn) cuStreamWriteValue64_v2_ptsz_slot = cuStreamWriteValue64_v2_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuStreamWriteValue64_v2_ptsz(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuStreamWriteValue64_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuStreamWriteValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1, cuuint64_t a2, unsigned int a3)
 {
@@ -16150,18 +16744,18 @@ static CUresult cuStreamWriteValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1
 
 /* cuSurfObjectCreate */
 typedef CUresult (*cuSurfObjectCreate_fn)(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1);
-static CUresult cuSurfObjectCreate_resolve(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1);
-static _Atomic(cuSurfObjectCreate_fn) cuSurfObjectCreate_slot = cuSurfObjectCreate_resolve;
-CUDASTUB_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
-{
-	return atomic_load_explicit(&cuSurfObjectCreate_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuSurfObjectCreate_unavailable(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuSurfObjectCreate]);
+}
+static CUresult cuSurfObjectCreate_resolve(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1);
+static _Atomic(cuSurfObjectCreate_fn) cuSurfObjectCreate_slot = cuSurfObjectCreate_resolve;
+CUDASTUB_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
+{
+	return atomic_load_explicit(&cuSurfObjectCreate_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuSurfObjectCreate_resolve(CUsurfObject *a0, const CUDA_RESOURCE_DESC *a1)
 {
@@ -16176,17 +16770,17 @@ static CUresult cuSurfObjectCreate_resolve(CUsurfObject *a0, const CUDA_RESOURCE
 
 /* cuSurfObjectDestroy */
 typedef CUresult (*cuSurfObjectDestroy_fn)(CUsurfObject a0);
-static CUresult cuSurfObjectDestroy_resolve(CUsurfObject a0);
-static _Atomic(cuSurfObjectDestroy_fn) cuSurfObjectDestroy_slot = cuSurfObjectDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuSurfObjectDestroy(CUsurfObject a0)
-{
-	return atomic_load_explicit(&cuSurfObjectDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuSurfObjectDestroy_unavailable(CUsurfObject a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuSurfObjectDestroy]);
+}
+static CUresult cuSurfObjectDestroy_resolve(CUsurfObject a0);
+static _Atomic(cuSurfObjectDestroy_fn) cuSurfObjectDestroy_slot = cuSurfObjectDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuSurfObjectDestroy(CUsurfObject a0)
+{
+	return atomic_load_explicit(&cuSurfObjectDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuSurfObjectDestroy_resolve(CUsurfObject a0)
 {
@@ -16201,18 +16795,18 @@ static CUresult cuSurfObjectDestroy_resolve(CUsurfObject a0)
 
 /* cuSurfObjectGetResourceDesc */
 typedef CUresult (*cuSurfObjectGetResourceDesc_fn)(CUDA_RESOURCE_DESC *a0, CUsurfObject a1);
-static CUresult cuSurfObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUsurfObject a1);
-static _Atomic(cuSurfObjectGetResourceDesc_fn) cuSurfObjectGetResourceDesc_slot = cuSurfObjectGetResourceDesc_resolve;
-CUDASTUB_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUsurfObject a1)
-{
-	return atomic_load_explicit(&cuSurfObjectGetResourceDesc_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuSurfObjectGetResourceDesc_unavailable(CUDA_RESOURCE_DESC *a0, CUsurfObject a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuSurfObjectGetResourceDesc]);
+}
+static CUresult cuSurfObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUsurfObject a1);
+static _Atomic(cuSurfObjectGetResourceDesc_fn) cuSurfObjectGetResourceDesc_slot = cuSurfObjectGetResourceDesc_resolve;
+CUDASTUB_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUsurfObject a1)
+{
+	return atomic_load_explicit(&cuSurfObjectGetResourceDesc_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuSurfObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUsurfObject a1)
 {
@@ -16227,18 +16821,18 @@ static CUresult cuSurfObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUsu
 
 /* cuSurfRefGetArray */
 typedef CUresult (*cuSurfRefGetArray_fn)(CUarray *a0, CUsurfref a1);
-static CUresult cuSurfRefGetArray_resolve(CUarray *a0, CUsurfref a1);
-static _Atomic(cuSurfRefGetArray_fn) cuSurfRefGetArray_slot = cuSurfRefGetArray_resolve;
-CUDASTUB_EXPORT CUresult cuSurfRefGetArray(CUarray *a0, CUsurfref a1)
-{
-	return atomic_load_explicit(&cuSurfRefGetArray_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuSurfRefGetArray_unavailable(CUarray *a0, CUsurfref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuSurfRefGetArray]);
+}
+static CUresult cuSurfRefGetArray_resolve(CUarray *a0, CUsurfref a1);
+static _Atomic(cuSurfRefGetArray_fn) cuSurfRefGetArray_slot = cuSurfRefGetArray_resolve;
+CUDASTUB_EXPORT CUresult cuSurfRefGetArray(CUarray *a0, CUsurfref a1)
+{
+	return atomic_load_explicit(&cuSurfRefGetArray_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuSurfRefGetArray_resolve(CUarray *a0, CUsurfref a1)
 {
@@ -16253,12 +16847,6 @@ static CUresult cuSurfRefGetArray_resolve(CUarray *a0, CUsurfref a1)
 
 /* cuSurfRefSetArray */
 typedef CUresult (*cuSurfRefSetArray_fn)(CUsurfref a0, CUarray a1, unsigned int a2);
-static CUresult cuSurfRefSetArray_resolve(CUsurfref a0, CUarray a1, unsigned int a2);
-static _Atomic(cuSurfRefSetArray_fn) cuSurfRefSetArray_slot = cuSurfRefSetArray_resolve;
-CUDASTUB_EXPORT CUresult cuSurfRefSetArray(CUsurfref a0, CUarray a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuSurfRefSetArray_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuSurfRefSetArray_unavailable(CUsurfref a0, CUarray a1, unsigned int a2)
 {
 	(void)a0;
@@ -16266,6 +16854,12 @@ static CUresult cuSurfRefSetArray_unavailable(CUsurfref a0, CUarray a1, unsigned
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuSurfRefSetArray]);
+}
+static CUresult cuSurfRefSetArray_resolve(CUsurfref a0, CUarray a1, unsigned int a2);
+static _Atomic(cuSurfRefSetArray_fn) cuSurfRefSetArray_slot = cuSurfRefSetArray_resolve;
+CUDASTUB_EXPORT CUresult cuSurfRefSetArray(CUsurfref a0, CUarray a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuSurfRefSetArray_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuSurfRefSetArray_resolve(CUsurfref a0, CUarray a1, unsigned int a2)
 {
@@ -16280,12 +16874,6 @@ static CUresult cuSurfRefSetArray_resolve(CUsurfref a0, CUarray a1, unsigned int
 
 /* cuTensorMapEncodeIm2col */
 typedef CUresult (*cuTensorMapEncodeIm2col_fn)(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const int *a6, const int *a7, cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11, CUtensorMapSwizzle a12, CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14);
-static CUresult cuTensorMapEncodeIm2col_resolve(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const int *a6, const int *a7, cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11, CUtensorMapSwizzle a12, CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14);
-static _Atomic(cuTensorMapEncodeIm2col_fn) cuTensorMapEncodeIm2col_slot = cuTensorMapEncodeIm2col_resolve;
-CUDASTUB_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const int *a6, const int *a7, cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11, CUtensorMapSwizzle a12, CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14)
-{
-	return atomic_load_explicit(&cuTensorMapEncodeIm2col_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-}
 static CUresult cuTensorMapEncodeIm2col_unavailable(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const int *a6, const int *a7, cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11, CUtensorMapSwizzle a12, CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14)
 {
 	(void)a0;
@@ -16306,6 +16894,44 @@ static CUresult cuTensorMapEncodeIm2col_unavailable(CUtensorMap *a0, CUtensorMap
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTensorMapEncodeIm2col]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuTensorMapEncodeIm2col[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuTensorMapEncodeIm2col = cudastub_cuda_resolve_cuTensorMapEncodeIm2col;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuTensorMapEncodeIm2col(void);
+void *cudastub_cuda_bind_cuTensorMapEncodeIm2col(void)
+{
+	cuTensorMapEncodeIm2col_fn fn = (cuTensorMapEncodeIm2col_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuTensorMapEncodeIm2col]);
+
+	if (!fn)
+		fn = cuTensorMapEncodeIm2col_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuTensorMapEncodeIm2col, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuTensorMapEncodeIm2col\n"
+	"	.type cuTensorMapEncodeIm2col, @function\n"
+	"cuTensorMapEncodeIm2col:\n"
+	"	jmp *cudastub_cuda_slot_cuTensorMapEncodeIm2col(%rip)\n"
+	"	.size cuTensorMapEncodeIm2col, .-cuTensorMapEncodeIm2col\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuTensorMapEncodeIm2col\n"
+	"	.type cudastub_cuda_resolve_cuTensorMapEncodeIm2col, @function\n"
+	"cudastub_cuda_resolve_cuTensorMapEncodeIm2col:\n"
+	"	lea cudastub_cuda_bind_cuTensorMapEncodeIm2col(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuTensorMapEncodeIm2col, .-cudastub_cuda_resolve_cuTensorMapEncodeIm2col\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuTensorMapEncodeIm2col_resolve(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const int *a6, const int *a7, cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11, CUtensorMapSwizzle a12, CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14);
+static _Atomic(cuTensorMapEncodeIm2col_fn) cuTensorMapEncodeIm2col_slot = cuTensorMapEncodeIm2col_resolve;
+CUDASTUB_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const int *a6, const int *a7, cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11, CUtensorMapSwizzle a12, CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14)
+{
+	return atomic_load_explicit(&cuTensorMapEncodeIm2col_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
+}
 static CUresult cuTensorMapEncodeIm2col_resolve(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const int *a6, const int *a7, cuuint32_t a8, cuuint32_t a9, const cuuint32_t *a10, CUtensorMapInterleave a11, CUtensorMapSwizzle a12, CUtensorMapL2promotion a13, CUtensorMapFloatOOBfill a14)
 {
 	cuTensorMapEncodeIm2col_fn fn = (cuTensorMapEncodeIm2col_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -16316,15 +16942,10 @@ static CUresult cuTensorMapEncodeIm2col_resolve(CUtensorMap *a0, CUtensorMapData
 	atomic_store_explicit(&cuTensorMapEncodeIm2col_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
+#endif
 
 /* cuTensorMapEncodeTiled */
 typedef CUresult (*cuTensorMapEncodeTiled_fn)(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const cuuint32_t *a6, const cuuint32_t *a7, CUtensorMapInterleave a8, CUtensorMapSwizzle a9, CUtensorMapL2promotion a10, CUtensorMapFloatOOBfill a11);
-static CUresult cuTensorMapEncodeTiled_resolve(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const cuuint32_t *a6, const cuuint32_t *a7, CUtensorMapInterleave a8, CUtensorMapSwizzle a9, CUtensorMapL2promotion a10, CUtensorMapFloatOOBfill a11);
-static _Atomic(cuTensorMapEncodeTiled_fn) cuTensorMapEncodeTiled_slot = cuTensorMapEncodeTiled_resolve;
-CUDASTUB_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const cuuint32_t *a6, const cuuint32_t *a7, CUtensorMapInterleave a8, CUtensorMapSwizzle a9, CUtensorMapL2promotion a10, CUtensorMapFloatOOBfill a11)
-{
-	return atomic_load_explicit(&cuTensorMapEncodeTiled_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-}
 static CUresult cuTensorMapEncodeTiled_unavailable(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const cuuint32_t *a6, const cuuint32_t *a7, CUtensorMapInterleave a8, CUtensorMapSwizzle a9, CUtensorMapL2promotion a10, CUtensorMapFloatOOBfill a11)
 {
 	(void)a0;
@@ -16342,6 +16963,44 @@ static CUresult cuTensorMapEncodeTiled_unavailable(CUtensorMap *a0, CUtensorMapD
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTensorMapEncodeTiled]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuTensorMapEncodeTiled[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuTensorMapEncodeTiled = cudastub_cuda_resolve_cuTensorMapEncodeTiled;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuTensorMapEncodeTiled(void);
+void *cudastub_cuda_bind_cuTensorMapEncodeTiled(void)
+{
+	cuTensorMapEncodeTiled_fn fn = (cuTensorMapEncodeTiled_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuTensorMapEncodeTiled]);
+
+	if (!fn)
+		fn = cuTensorMapEncodeTiled_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuTensorMapEncodeTiled, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuTensorMapEncodeTiled\n"
+	"	.type cuTensorMapEncodeTiled, @function\n"
+	"cuTensorMapEncodeTiled:\n"
+	"	jmp *cudastub_cuda_slot_cuTensorMapEncodeTiled(%rip)\n"
+	"	.size cuTensorMapEncodeTiled, .-cuTensorMapEncodeTiled\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuTensorMapEncodeTiled\n"
+	"	.type cudastub_cuda_resolve_cuTensorMapEncodeTiled, @function\n"
+	"cudastub_cuda_resolve_cuTensorMapEncodeTiled:\n"
+	"	lea cudastub_cuda_bind_cuTensorMapEncodeTiled(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuTensorMapEncodeTiled, .-cudastub_cuda_resolve_cuTensorMapEncodeTiled\n"
+	"	.popsection\n"
+);
+#else
+static CUresult cuTensorMapEncodeTiled_resolve(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const cuuint32_t *a6, const cuuint32_t *a7, CUtensorMapInterleave a8, CUtensorMapSwizzle a9, CUtensorMapL2promotion a10, CUtensorMapFloatOOBfill a11);
+static _Atomic(cuTensorMapEncodeTiled_fn) cuTensorMapEncodeTiled_slot = cuTensorMapEncodeTiled_resolve;
+CUDASTUB_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const cuuint32_t *a6, const cuuint32_t *a7, CUtensorMapInterleave a8, CUtensorMapSwizzle a9, CUtensorMapL2promotion a10, CUtensorMapFloatOOBfill a11)
+{
+	return atomic_load_explicit(&cuTensorMapEncodeTiled_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+}
 static CUresult cuTensorMapEncodeTiled_resolve(CUtensorMap *a0, CUtensorMapDataType a1, cuuint32_t a2, void *a3, const cuuint64_t *a4, const cuuint64_t *a5, const cuuint32_t *a6, const cuuint32_t *a7, CUtensorMapInterleave a8, CUtensorMapSwizzle a9, CUtensorMapL2promotion a10, CUtensorMapFloatOOBfill a11)
 {
 	cuTensorMapEncodeTiled_fn fn = (cuTensorMapEncodeTiled_fn)cudastub_loader_bind(&cudastub_cuda_library,
@@ -16352,21 +17011,22 @@ static CUresult cuTensorMapEncodeTiled_resolve(CUtensorMap *a0, CUtensorMapDataT
 	atomic_store_explicit(&cuTensorMapEncodeTiled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
+#endif
 
 /* cuTensorMapReplaceAddress */
 typedef CUresult (*cuTensorMapReplaceAddress_fn)(CUtensorMap *a0, void *a1);
-static CUresult cuTensorMapReplaceAddress_resolve(CUtensorMap *a0, void *a1);
-static _Atomic(cuTensorMapReplaceAddress_fn) cuTensorMapReplaceAddress_slot = cuTensorMapReplaceAddress_resolve;
-CUDASTUB_EXPORT CUresult cuTensorMapReplaceAddress(CUtensorMap *a0, void *a1)
-{
-	return atomic_load_explicit(&cuTensorMapReplaceAddress_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTensorMapReplaceAddress_unavailable(CUtensorMap *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTensorMapReplaceAddress]);
+}
+static CUresult cuTensorMapReplaceAddress_resolve(CUtensorMap *a0, void *a1);
+static _Atomic(cuTensorMapReplaceAddress_fn) cuTensorMapReplaceAddress_slot = cuTensorMapReplaceAddress_resolve;
+CUDASTUB_EXPORT CUresult cuTensorMapReplaceAddress(CUtensorMap *a0, void *a1)
+{
+	return atomic_load_explicit(&cuTensorMapReplaceAddress_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTensorMapReplaceAddress_resolve(CUtensorMap *a0, void *a1)
 {
@@ -16381,12 +17041,6 @@ static CUresult cuTensorMapReplaceAddress_resolve(CUtensorMap *a0, void *a1)
 
 /* cuTexObjectCreate */
 typedef CUresult (*cuTexObjectCreate_fn)(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1, const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3);
-static CUresult cuTexObjectCreate_resolve(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1, const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3);
-static _Atomic(cuTexObjectCreate_fn) cuTexObjectCreate_slot = cuTexObjectCreate_resolve;
-CUDASTUB_EXPORT CUresult cuTexObjectCreate(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1, const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3)
-{
-	return atomic_load_explicit(&cuTexObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuTexObjectCreate_unavailable(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1, const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3)
 {
 	(void)a0;
@@ -16395,6 +17049,12 @@ static CUresult cuTexObjectCreate_unavailable(CUtexObject *a0, const CUDA_RESOUR
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexObjectCreate]);
+}
+static CUresult cuTexObjectCreate_resolve(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1, const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3);
+static _Atomic(cuTexObjectCreate_fn) cuTexObjectCreate_slot = cuTexObjectCreate_resolve;
+CUDASTUB_EXPORT CUresult cuTexObjectCreate(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1, const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3)
+{
+	return atomic_load_explicit(&cuTexObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuTexObjectCreate_resolve(CUtexObject *a0, const CUDA_RESOURCE_DESC *a1, const CUDA_TEXTURE_DESC *a2, const CUDA_RESOURCE_VIEW_DESC *a3)
 {
@@ -16409,17 +17069,17 @@ static CUresult cuTexObjectCreate_resolve(CUtexObject *a0, const CUDA_RESOURCE_D
 
 /* cuTexObjectDestroy */
 typedef CUresult (*cuTexObjectDestroy_fn)(CUtexObject a0);
-static CUresult cuTexObjectDestroy_resolve(CUtexObject a0);
-static _Atomic(cuTexObjectDestroy_fn) cuTexObjectDestroy_slot = cuTexObjectDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuTexObjectDestroy(CUtexObject a0)
-{
-	return atomic_load_explicit(&cuTexObjectDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuTexObjectDestroy_unavailable(CUtexObject a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexObjectDestroy]);
+}
+static CUresult cuTexObjectDestroy_resolve(CUtexObject a0);
+static _Atomic(cuTexObjectDestroy_fn) cuTexObjectDestroy_slot = cuTexObjectDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuTexObjectDestroy(CUtexObject a0)
+{
+	return atomic_load_explicit(&cuTexObjectDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuTexObjectDestroy_resolve(CUtexObject a0)
 {
@@ -16434,18 +17094,18 @@ static CUresult cuTexObjectDestroy_resolve(CUtexObject a0)
 
 /* cuTexObjectGetResourceDesc */
 typedef CUresult (*cuTexObjectGetResourceDesc_fn)(CUDA_RESOURCE_DESC *a0, CUtexObject a1);
-static CUresult cuTexObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUtexObject a1);
-static _Atomic(cuTexObjectGetResourceDesc_fn) cuTexObjectGetResourceDesc_slot = cuTexObjectGetResourceDesc_resolve;
-CUDASTUB_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUtexObject a1)
-{
-	return atomic_load_explicit(&cuTexObjectGetResourceDesc_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexObjectGetResourceDesc_unavailable(CUDA_RESOURCE_DESC *a0, CUtexObject a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexObjectGetResourceDesc]);
+}
+static CUresult cuTexObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUtexObject a1);
+static _Atomic(cuTexObjectGetResourceDesc_fn) cuTexObjectGetResourceDesc_slot = cuTexObjectGetResourceDesc_resolve;
+CUDASTUB_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *a0, CUtexObject a1)
+{
+	return atomic_load_explicit(&cuTexObjectGetResourceDesc_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUtexObject a1)
 {
@@ -16460,18 +17120,18 @@ static CUresult cuTexObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUtex
 
 /* cuTexObjectGetResourceViewDesc */
 typedef CUresult (*cuTexObjectGetResourceViewDesc_fn)(CUDA_RESOURCE_VIEW_DESC *a0, CUtexObject a1);
-static CUresult cuTexObjectGetResourceViewDesc_resolve(CUDA_RESOURCE_VIEW_DESC *a0, CUtexObject a1);
-static _Atomic(cuTexObjectGetResourceViewDesc_fn) cuTexObjectGetResourceViewDesc_slot = cuTexObjectGetResourceViewDesc_resolve;
-CUDASTUB_EXPORT CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *a0, CUtexObject a1)
-{
-	return atomic_load_explicit(&cuTexObjectGetResourceViewDesc_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexObjectGetResourceViewDesc_unavailable(CUDA_RESOURCE_VIEW_DESC *a0, CUtexObject a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexObjectGetResourceViewDesc]);
+}
+static CUresult cuTexObjectGetResourceViewDesc_resolve(CUDA_RESOURCE_VIEW_DESC *a0, CUtexObject a1);
+static _Atomic(cuTexObjectGetResourceViewDesc_fn) cuTexObjectGetResourceViewDesc_slot = cuTexObjectGetResourceViewDesc_resolve;
+CUDASTUB_EXPORT CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *a0, CUtexObject a1)
+{
+	return atomic_load_explicit(&cuTexObjectGetResourceViewDesc_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexObjectGetResourceViewDesc_resolve(CUDA_RESOURCE_VIEW_DESC *a0, CUtexObject a1)
 {
@@ -16486,18 +17146,18 @@ static CUresult cuTexObjectGetResourceViewDesc_resolve(CUDA_RESOURCE_VIEW_DESC *
 
 /* cuTexObjectGetTextureDesc */
 typedef CUresult (*cuTexObjectGetTextureDesc_fn)(CUDA_TEXTURE_DESC *a0, CUtexObject a1);
-static CUresult cuTexObjectGetTextureDesc_resolve(CUDA_TEXTURE_DESC *a0, CUtexObject a1);
-static _Atomic(cuTexObjectGetTextureDesc_fn) cuTexObjectGetTextureDesc_slot = cuTexObjectGetTextureDesc_resolve;
-CUDASTUB_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *a0, CUtexObject a1)
-{
-	return atomic_load_explicit(&cuTexObjectGetTextureDesc_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexObjectGetTextureDesc_unavailable(CUDA_TEXTURE_DESC *a0, CUtexObject a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexObjectGetTextureDesc]);
+}
+static CUresult cuTexObjectGetTextureDesc_resolve(CUDA_TEXTURE_DESC *a0, CUtexObject a1);
+static _Atomic(cuTexObjectGetTextureDesc_fn) cuTexObjectGetTextureDesc_slot = cuTexObjectGetTextureDesc_resolve;
+CUDASTUB_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *a0, CUtexObject a1)
+{
+	return atomic_load_explicit(&cuTexObjectGetTextureDesc_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexObjectGetTextureDesc_resolve(CUDA_TEXTURE_DESC *a0, CUtexObject a1)
 {
@@ -16512,17 +17172,17 @@ static CUresult cuTexObjectGetTextureDesc_resolve(CUDA_TEXTURE_DESC *a0, CUtexOb
 
 /* cuTexRefCreate */
 typedef CUresult (*cuTexRefCreate_fn)(CUtexref *a0);
-static CUresult cuTexRefCreate_resolve(CUtexref *a0);
-static _Atomic(cuTexRefCreate_fn) cuTexRefCreate_slot = cuTexRefCreate_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefCreate(CUtexref *a0)
-{
-	return atomic_load_explicit(&cuTexRefCreate_slot, memory_order_acquire)(a0);
-}
 static CUresult cuTexRefCreate_unavailable(CUtexref *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefCreate]);
+}
+static CUresult cuTexRefCreate_resolve(CUtexref *a0);
+static _Atomic(cuTexRefCreate_fn) cuTexRefCreate_slot = cuTexRefCreate_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefCreate(CUtexref *a0)
+{
+	return atomic_load_explicit(&cuTexRefCreate_slot, memory_order_acquire)(a0);
 }
 static CUresult cuTexRefCreate_resolve(CUtexref *a0)
 {
@@ -16537,17 +17197,17 @@ static CUresult cuTexRefCreate_resolve(CUtexref *a0)
 
 /* cuTexRefDestroy */
 typedef CUresult (*cuTexRefDestroy_fn)(CUtexref a0);
-static CUresult cuTexRefDestroy_resolve(CUtexref a0);
-static _Atomic(cuTexRefDestroy_fn) cuTexRefDestroy_slot = cuTexRefDestroy_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefDestroy(CUtexref a0)
-{
-	return atomic_load_explicit(&cuTexRefDestroy_slot, memory_order_acquire)(a0);
-}
 static CUresult cuTexRefDestroy_unavailable(CUtexref a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefDestroy]);
+}
+static CUresult cuTexRefDestroy_resolve(CUtexref a0);
+static _Atomic(cuTexRefDestroy_fn) cuTexRefDestroy_slot = cuTexRefDestroy_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefDestroy(CUtexref a0)
+{
+	return atomic_load_explicit(&cuTexRefDestroy_slot, memory_order_acquire)(a0);
 }
 static CUresult cuTexRefDestroy_resolve(CUtexref a0)
 {
@@ -16562,18 +17222,18 @@ static CUresult cuTexRefDestroy_resolve(CUtexref a0)
 
 /* cuTexRefGetAddress */
 typedef CUresult (*cuTexRefGetAddress_fn)(CUdeviceptr_v1 *a0, CUtexref a1);
-static CUresult cuTexRefGetAddress_resolve(CUdeviceptr_v1 *a0, CUtexref a1);
-static _Atomic(cuTexRefGetAddress_fn) cuTexRefGetAddress_slot = cuTexRefGetAddress_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetAddress(CUdeviceptr_v1 *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetAddress_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetAddress_unavailable(CUdeviceptr_v1 *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetAddress]);
+}
+static CUresult cuTexRefGetAddress_resolve(CUdeviceptr_v1 *a0, CUtexref a1);
+static _Atomic(cuTexRefGetAddress_fn) cuTexRefGetAddress_slot = cuTexRefGetAddress_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetAddress(CUdeviceptr_v1 *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetAddress_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetAddress_resolve(CUdeviceptr_v1 *a0, CUtexref a1)
 {
@@ -16588,12 +17248,6 @@ static CUresult cuTexRefGetAddress_resolve(CUdeviceptr_v1 *a0, CUtexref a1)
 
 /* cuTexRefGetAddressMode */
 typedef CUresult (*cuTexRefGetAddressMode_fn)(CUaddress_mode *a0, CUtexref a1, int a2);
-static CUresult cuTexRefGetAddressMode_resolve(CUaddress_mode *a0, CUtexref a1, int a2);
-static _Atomic(cuTexRefGetAddressMode_fn) cuTexRefGetAddressMode_slot = cuTexRefGetAddressMode_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetAddressMode(CUaddress_mode *a0, CUtexref a1, int a2)
-{
-	return atomic_load_explicit(&cuTexRefGetAddressMode_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefGetAddressMode_unavailable(CUaddress_mode *a0, CUtexref a1, int a2)
 {
 	(void)a0;
@@ -16601,6 +17255,12 @@ static CUresult cuTexRefGetAddressMode_unavailable(CUaddress_mode *a0, CUtexref 
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetAddressMode]);
+}
+static CUresult cuTexRefGetAddressMode_resolve(CUaddress_mode *a0, CUtexref a1, int a2);
+static _Atomic(cuTexRefGetAddressMode_fn) cuTexRefGetAddressMode_slot = cuTexRefGetAddressMode_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetAddressMode(CUaddress_mode *a0, CUtexref a1, int a2)
+{
+	return atomic_load_explicit(&cuTexRefGetAddressMode_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefGetAddressMode_resolve(CUaddress_mode *a0, CUtexref a1, int a2)
 {
@@ -16615,18 +17275,18 @@ static CUresult cuTexRefGetAddressMode_resolve(CUaddress_mode *a0, CUtexref a1, 
 
 /* cuTexRefGetAddress_v2 */
 typedef CUresult (*cuTexRefGetAddress_v2_fn)(CUdeviceptr *a0, CUtexref a1);
-static CUresult cuTexRefGetAddress_v2_resolve(CUdeviceptr *a0, CUtexref a1);
-static _Atomic(cuTexRefGetAddress_v2_fn) cuTexRefGetAddress_v2_slot = cuTexRefGetAddress_v2_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetAddress_v2(CUdeviceptr *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetAddress_v2_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetAddress_v2_unavailable(CUdeviceptr *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetAddress_v2]);
+}
+static CUresult cuTexRefGetAddress_v2_resolve(CUdeviceptr *a0, CUtexref a1);
+static _Atomic(cuTexRefGetAddress_v2_fn) cuTexRefGetAddress_v2_slot = cuTexRefGetAddress_v2_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetAddress_v2(CUdeviceptr *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetAddress_v2_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetAddress_v2_resolve(CUdeviceptr *a0, CUtexref a1)
 {
@@ -16641,18 +17301,18 @@ static CUresult cuTexRefGetAddress_v2_resolve(CUdeviceptr *a0, CUtexref a1)
 
 /* cuTexRefGetArray */
 typedef CUresult (*cuTexRefGetArray_fn)(CUarray *a0, CUtexref a1);
-static CUresult cuTexRefGetArray_resolve(CUarray *a0, CUtexref a1);
-static _Atomic(cuTexRefGetArray_fn) cuTexRefGetArray_slot = cuTexRefGetArray_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetArray(CUarray *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetArray_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetArray_unavailable(CUarray *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetArray]);
+}
+static CUresult cuTexRefGetArray_resolve(CUarray *a0, CUtexref a1);
+static _Atomic(cuTexRefGetArray_fn) cuTexRefGetArray_slot = cuTexRefGetArray_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetArray(CUarray *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetArray_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetArray_resolve(CUarray *a0, CUtexref a1)
 {
@@ -16667,18 +17327,18 @@ static CUresult cuTexRefGetArray_resolve(CUarray *a0, CUtexref a1)
 
 /* cuTexRefGetBorderColor */
 typedef CUresult (*cuTexRefGetBorderColor_fn)(float *a0, CUtexref a1);
-static CUresult cuTexRefGetBorderColor_resolve(float *a0, CUtexref a1);
-static _Atomic(cuTexRefGetBorderColor_fn) cuTexRefGetBorderColor_slot = cuTexRefGetBorderColor_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetBorderColor(float *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetBorderColor_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetBorderColor_unavailable(float *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetBorderColor]);
+}
+static CUresult cuTexRefGetBorderColor_resolve(float *a0, CUtexref a1);
+static _Atomic(cuTexRefGetBorderColor_fn) cuTexRefGetBorderColor_slot = cuTexRefGetBorderColor_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetBorderColor(float *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetBorderColor_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetBorderColor_resolve(float *a0, CUtexref a1)
 {
@@ -16693,18 +17353,18 @@ static CUresult cuTexRefGetBorderColor_resolve(float *a0, CUtexref a1)
 
 /* cuTexRefGetFilterMode */
 typedef CUresult (*cuTexRefGetFilterMode_fn)(CUfilter_mode *a0, CUtexref a1);
-static CUresult cuTexRefGetFilterMode_resolve(CUfilter_mode *a0, CUtexref a1);
-static _Atomic(cuTexRefGetFilterMode_fn) cuTexRefGetFilterMode_slot = cuTexRefGetFilterMode_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetFilterMode(CUfilter_mode *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetFilterMode_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetFilterMode_unavailable(CUfilter_mode *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetFilterMode]);
+}
+static CUresult cuTexRefGetFilterMode_resolve(CUfilter_mode *a0, CUtexref a1);
+static _Atomic(cuTexRefGetFilterMode_fn) cuTexRefGetFilterMode_slot = cuTexRefGetFilterMode_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetFilterMode(CUfilter_mode *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetFilterMode_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetFilterMode_resolve(CUfilter_mode *a0, CUtexref a1)
 {
@@ -16719,18 +17379,18 @@ static CUresult cuTexRefGetFilterMode_resolve(CUfilter_mode *a0, CUtexref a1)
 
 /* cuTexRefGetFlags */
 typedef CUresult (*cuTexRefGetFlags_fn)(unsigned int *a0, CUtexref a1);
-static CUresult cuTexRefGetFlags_resolve(unsigned int *a0, CUtexref a1);
-static _Atomic(cuTexRefGetFlags_fn) cuTexRefGetFlags_slot = cuTexRefGetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetFlags(unsigned int *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetFlags_unavailable(unsigned int *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetFlags]);
+}
+static CUresult cuTexRefGetFlags_resolve(unsigned int *a0, CUtexref a1);
+static _Atomic(cuTexRefGetFlags_fn) cuTexRefGetFlags_slot = cuTexRefGetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetFlags(unsigned int *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetFlags_resolve(unsigned int *a0, CUtexref a1)
 {
@@ -16745,12 +17405,6 @@ static CUresult cuTexRefGetFlags_resolve(unsigned int *a0, CUtexref a1)
 
 /* cuTexRefGetFormat */
 typedef CUresult (*cuTexRefGetFormat_fn)(CUarray_format *a0, int *a1, CUtexref a2);
-static CUresult cuTexRefGetFormat_resolve(CUarray_format *a0, int *a1, CUtexref a2);
-static _Atomic(cuTexRefGetFormat_fn) cuTexRefGetFormat_slot = cuTexRefGetFormat_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetFormat(CUarray_format *a0, int *a1, CUtexref a2)
-{
-	return atomic_load_explicit(&cuTexRefGetFormat_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefGetFormat_unavailable(CUarray_format *a0, int *a1, CUtexref a2)
 {
 	(void)a0;
@@ -16758,6 +17412,12 @@ static CUresult cuTexRefGetFormat_unavailable(CUarray_format *a0, int *a1, CUtex
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetFormat]);
+}
+static CUresult cuTexRefGetFormat_resolve(CUarray_format *a0, int *a1, CUtexref a2);
+static _Atomic(cuTexRefGetFormat_fn) cuTexRefGetFormat_slot = cuTexRefGetFormat_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetFormat(CUarray_format *a0, int *a1, CUtexref a2)
+{
+	return atomic_load_explicit(&cuTexRefGetFormat_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefGetFormat_resolve(CUarray_format *a0, int *a1, CUtexref a2)
 {
@@ -16772,18 +17432,18 @@ static CUresult cuTexRefGetFormat_resolve(CUarray_format *a0, int *a1, CUtexref 
 
 /* cuTexRefGetMaxAnisotropy */
 typedef CUresult (*cuTexRefGetMaxAnisotropy_fn)(int *a0, CUtexref a1);
-static CUresult cuTexRefGetMaxAnisotropy_resolve(int *a0, CUtexref a1);
-static _Atomic(cuTexRefGetMaxAnisotropy_fn) cuTexRefGetMaxAnisotropy_slot = cuTexRefGetMaxAnisotropy_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetMaxAnisotropy(int *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetMaxAnisotropy_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetMaxAnisotropy_unavailable(int *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetMaxAnisotropy]);
+}
+static CUresult cuTexRefGetMaxAnisotropy_resolve(int *a0, CUtexref a1);
+static _Atomic(cuTexRefGetMaxAnisotropy_fn) cuTexRefGetMaxAnisotropy_slot = cuTexRefGetMaxAnisotropy_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetMaxAnisotropy(int *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetMaxAnisotropy_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetMaxAnisotropy_resolve(int *a0, CUtexref a1)
 {
@@ -16798,18 +17458,18 @@ static CUresult cuTexRefGetMaxAnisotropy_resolve(int *a0, CUtexref a1)
 
 /* cuTexRefGetMipmapFilterMode */
 typedef CUresult (*cuTexRefGetMipmapFilterMode_fn)(CUfilter_mode *a0, CUtexref a1);
-static CUresult cuTexRefGetMipmapFilterMode_resolve(CUfilter_mode *a0, CUtexref a1);
-static _Atomic(cuTexRefGetMipmapFilterMode_fn) cuTexRefGetMipmapFilterMode_slot = cuTexRefGetMipmapFilterMode_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetMipmapFilterMode_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetMipmapFilterMode_unavailable(CUfilter_mode *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetMipmapFilterMode]);
+}
+static CUresult cuTexRefGetMipmapFilterMode_resolve(CUfilter_mode *a0, CUtexref a1);
+static _Atomic(cuTexRefGetMipmapFilterMode_fn) cuTexRefGetMipmapFilterMode_slot = cuTexRefGetMipmapFilterMode_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetMipmapFilterMode_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetMipmapFilterMode_resolve(CUfilter_mode *a0, CUtexref a1)
 {
@@ -16824,18 +17484,18 @@ static CUresult cuTexRefGetMipmapFilterMode_resolve(CUfilter_mode *a0, CUtexref 
 
 /* cuTexRefGetMipmapLevelBias */
 typedef CUresult (*cuTexRefGetMipmapLevelBias_fn)(float *a0, CUtexref a1);
-static CUresult cuTexRefGetMipmapLevelBias_resolve(float *a0, CUtexref a1);
-static _Atomic(cuTexRefGetMipmapLevelBias_fn) cuTexRefGetMipmapLevelBias_slot = cuTexRefGetMipmapLevelBias_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetMipmapLevelBias(float *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetMipmapLevelBias_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetMipmapLevelBias_unavailable(float *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetMipmapLevelBias]);
+}
+static CUresult cuTexRefGetMipmapLevelBias_resolve(float *a0, CUtexref a1);
+static _Atomic(cuTexRefGetMipmapLevelBias_fn) cuTexRefGetMipmapLevelBias_slot = cuTexRefGetMipmapLevelBias_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetMipmapLevelBias(float *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetMipmapLevelBias_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetMipmapLevelBias_resolve(float *a0, CUtexref a1)
 {
@@ -16850,12 +17510,6 @@ static CUresult cuTexRefGetMipmapLevelBias_resolve(float *a0, CUtexref a1)
 
 /* cuTexRefGetMipmapLevelClamp */
 typedef CUresult (*cuTexRefGetMipmapLevelClamp_fn)(float *a0, float *a1, CUtexref a2);
-static CUresult cuTexRefGetMipmapLevelClamp_resolve(float *a0, float *a1, CUtexref a2);
-static _Atomic(cuTexRefGetMipmapLevelClamp_fn) cuTexRefGetMipmapLevelClamp_slot = cuTexRefGetMipmapLevelClamp_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetMipmapLevelClamp(float *a0, float *a1, CUtexref a2)
-{
-	return atomic_load_explicit(&cuTexRefGetMipmapLevelClamp_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefGetMipmapLevelClamp_unavailable(float *a0, float *a1, CUtexref a2)
 {
 	(void)a0;
@@ -16863,6 +17517,12 @@ static CUresult cuTexRefGetMipmapLevelClamp_unavailable(float *a0, float *a1, CU
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetMipmapLevelClamp]);
+}
+static CUresult cuTexRefGetMipmapLevelClamp_resolve(float *a0, float *a1, CUtexref a2);
+static _Atomic(cuTexRefGetMipmapLevelClamp_fn) cuTexRefGetMipmapLevelClamp_slot = cuTexRefGetMipmapLevelClamp_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetMipmapLevelClamp(float *a0, float *a1, CUtexref a2)
+{
+	return atomic_load_explicit(&cuTexRefGetMipmapLevelClamp_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefGetMipmapLevelClamp_resolve(float *a0, float *a1, CUtexref a2)
 {
@@ -16877,18 +17537,18 @@ static CUresult cuTexRefGetMipmapLevelClamp_resolve(float *a0, float *a1, CUtexr
 
 /* cuTexRefGetMipmappedArray */
 typedef CUresult (*cuTexRefGetMipmappedArray_fn)(CUmipmappedArray *a0, CUtexref a1);
-static CUresult cuTexRefGetMipmappedArray_resolve(CUmipmappedArray *a0, CUtexref a1);
-static _Atomic(cuTexRefGetMipmappedArray_fn) cuTexRefGetMipmappedArray_slot = cuTexRefGetMipmappedArray_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *a0, CUtexref a1)
-{
-	return atomic_load_explicit(&cuTexRefGetMipmappedArray_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefGetMipmappedArray_unavailable(CUmipmappedArray *a0, CUtexref a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefGetMipmappedArray]);
+}
+static CUresult cuTexRefGetMipmappedArray_resolve(CUmipmappedArray *a0, CUtexref a1);
+static _Atomic(cuTexRefGetMipmappedArray_fn) cuTexRefGetMipmappedArray_slot = cuTexRefGetMipmappedArray_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *a0, CUtexref a1)
+{
+	return atomic_load_explicit(&cuTexRefGetMipmappedArray_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefGetMipmappedArray_resolve(CUmipmappedArray *a0, CUtexref a1)
 {
@@ -16903,12 +17563,6 @@ static CUresult cuTexRefGetMipmappedArray_resolve(CUmipmappedArray *a0, CUtexref
 
 /* cuTexRefSetAddress */
 typedef CUresult (*cuTexRefSetAddress_fn)(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2, unsigned int a3);
-static CUresult cuTexRefSetAddress_resolve(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2, unsigned int a3);
-static _Atomic(cuTexRefSetAddress_fn) cuTexRefSetAddress_slot = cuTexRefSetAddress_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetAddress(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuTexRefSetAddress_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuTexRefSetAddress_unavailable(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2, unsigned int a3)
 {
 	(void)a0;
@@ -16917,6 +17571,12 @@ static CUresult cuTexRefSetAddress_unavailable(unsigned int *a0, CUtexref a1, CU
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetAddress]);
+}
+static CUresult cuTexRefSetAddress_resolve(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2, unsigned int a3);
+static _Atomic(cuTexRefSetAddress_fn) cuTexRefSetAddress_slot = cuTexRefSetAddress_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetAddress(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuTexRefSetAddress_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuTexRefSetAddress_resolve(unsigned int *a0, CUtexref a1, CUdeviceptr_v1 a2, unsigned int a3)
 {
@@ -16931,12 +17591,6 @@ static CUresult cuTexRefSetAddress_resolve(unsigned int *a0, CUtexref a1, CUdevi
 
 /* cuTexRefSetAddress2D */
 typedef CUresult (*cuTexRefSetAddress2D_fn)(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1, CUdeviceptr_v1 a2, unsigned int a3);
-static CUresult cuTexRefSetAddress2D_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1, CUdeviceptr_v1 a2, unsigned int a3);
-static _Atomic(cuTexRefSetAddress2D_fn) cuTexRefSetAddress2D_slot = cuTexRefSetAddress2D_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetAddress2D(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1, CUdeviceptr_v1 a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cuTexRefSetAddress2D_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuTexRefSetAddress2D_unavailable(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1, CUdeviceptr_v1 a2, unsigned int a3)
 {
 	(void)a0;
@@ -16945,6 +17599,12 @@ static CUresult cuTexRefSetAddress2D_unavailable(CUtexref a0, const CUDA_ARRAY_D
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetAddress2D]);
+}
+static CUresult cuTexRefSetAddress2D_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1, CUdeviceptr_v1 a2, unsigned int a3);
+static _Atomic(cuTexRefSetAddress2D_fn) cuTexRefSetAddress2D_slot = cuTexRefSetAddress2D_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetAddress2D(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1, CUdeviceptr_v1 a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cuTexRefSetAddress2D_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuTexRefSetAddress2D_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR_v1 *a1, CUdeviceptr_v1 a2, unsigned int a3)
 {
@@ -16959,12 +17619,6 @@ static CUresult cuTexRefSetAddress2D_resolve(CUtexref a0, const CUDA_ARRAY_DESCR
 
 /* cuTexRefSetAddress2D_v2 */
 typedef CUresult (*cuTexRefSetAddress2D_v2_fn)(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3);
-static CUresult cuTexRefSetAddress2D_v2_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3);
-static _Atomic(cuTexRefSetAddress2D_v2_fn) cuTexRefSetAddress2D_v2_slot = cuTexRefSetAddress2D_v2_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetAddress2D_v2(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
-{
-	return atomic_load_explicit(&cuTexRefSetAddress2D_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuTexRefSetAddress2D_v2_unavailable(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
 {
 	(void)a0;
@@ -16973,6 +17627,12 @@ static CUresult cuTexRefSetAddress2D_v2_unavailable(CUtexref a0, const CUDA_ARRA
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetAddress2D_v2]);
+}
+static CUresult cuTexRefSetAddress2D_v2_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3);
+static _Atomic(cuTexRefSetAddress2D_v2_fn) cuTexRefSetAddress2D_v2_slot = cuTexRefSetAddress2D_v2_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetAddress2D_v2(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
+{
+	return atomic_load_explicit(&cuTexRefSetAddress2D_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuTexRefSetAddress2D_v2_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
 {
@@ -16987,12 +17647,6 @@ static CUresult cuTexRefSetAddress2D_v2_resolve(CUtexref a0, const CUDA_ARRAY_DE
 
 /* cuTexRefSetAddress2D_v3 */
 typedef CUresult (*cuTexRefSetAddress2D_v3_fn)(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3);
-static CUresult cuTexRefSetAddress2D_v3_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3);
-static _Atomic(cuTexRefSetAddress2D_v3_fn) cuTexRefSetAddress2D_v3_slot = cuTexRefSetAddress2D_v3_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetAddress2D_v3(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
-{
-	return atomic_load_explicit(&cuTexRefSetAddress2D_v3_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuTexRefSetAddress2D_v3_unavailable(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
 {
 	(void)a0;
@@ -17001,6 +17655,12 @@ static CUresult cuTexRefSetAddress2D_v3_unavailable(CUtexref a0, const CUDA_ARRA
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetAddress2D_v3]);
+}
+static CUresult cuTexRefSetAddress2D_v3_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3);
+static _Atomic(cuTexRefSetAddress2D_v3_fn) cuTexRefSetAddress2D_v3_slot = cuTexRefSetAddress2D_v3_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetAddress2D_v3(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
+{
+	return atomic_load_explicit(&cuTexRefSetAddress2D_v3_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuTexRefSetAddress2D_v3_resolve(CUtexref a0, const CUDA_ARRAY_DESCRIPTOR *a1, CUdeviceptr a2, size_t a3)
 {
@@ -17015,12 +17675,6 @@ static CUresult cuTexRefSetAddress2D_v3_resolve(CUtexref a0, const CUDA_ARRAY_DE
 
 /* cuTexRefSetAddressMode */
 typedef CUresult (*cuTexRefSetAddressMode_fn)(CUtexref a0, int a1, CUaddress_mode a2);
-static CUresult cuTexRefSetAddressMode_resolve(CUtexref a0, int a1, CUaddress_mode a2);
-static _Atomic(cuTexRefSetAddressMode_fn) cuTexRefSetAddressMode_slot = cuTexRefSetAddressMode_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetAddressMode(CUtexref a0, int a1, CUaddress_mode a2)
-{
-	return atomic_load_explicit(&cuTexRefSetAddressMode_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefSetAddressMode_unavailable(CUtexref a0, int a1, CUaddress_mode a2)
 {
 	(void)a0;
@@ -17028,6 +17682,12 @@ static CUresult cuTexRefSetAddressMode_unavailable(CUtexref a0, int a1, CUaddres
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetAddressMode]);
+}
+static CUresult cuTexRefSetAddressMode_resolve(CUtexref a0, int a1, CUaddress_mode a2);
+static _Atomic(cuTexRefSetAddressMode_fn) cuTexRefSetAddressMode_slot = cuTexRefSetAddressMode_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetAddressMode(CUtexref a0, int a1, CUaddress_mode a2)
+{
+	return atomic_load_explicit(&cuTexRefSetAddressMode_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefSetAddressMode_resolve(CUtexref a0, int a1, CUaddress_mode a2)
 {
@@ -17042,12 +17702,6 @@ static CUresult cuTexRefSetAddressMode_resolve(CUtexref a0, int a1, CUaddress_mo
 
 /* cuTexRefSetAddress_v2 */
 typedef CUresult (*cuTexRefSetAddress_v2_fn)(size_t *a0, CUtexref a1, CUdeviceptr a2, size_t a3);
-static CUresult cuTexRefSetAddress_v2_resolve(size_t *a0, CUtexref a1, CUdeviceptr a2, size_t a3);
-static _Atomic(cuTexRefSetAddress_v2_fn) cuTexRefSetAddress_v2_slot = cuTexRefSetAddress_v2_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetAddress_v2(size_t *a0, CUtexref a1, CUdeviceptr a2, size_t a3)
-{
-	return atomic_load_explicit(&cuTexRefSetAddress_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuTexRefSetAddress_v2_unavailable(size_t *a0, CUtexref a1, CUdeviceptr a2, size_t a3)
 {
 	(void)a0;
@@ -17056,6 +17710,12 @@ static CUresult cuTexRefSetAddress_v2_unavailable(size_t *a0, CUtexref a1, CUdev
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetAddress_v2]);
+}
+static CUresult cuTexRefSetAddress_v2_resolve(size_t *a0, CUtexref a1, CUdeviceptr a2, size_t a3);
+static _Atomic(cuTexRefSetAddress_v2_fn) cuTexRefSetAddress_v2_slot = cuTexRefSetAddress_v2_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetAddress_v2(size_t *a0, CUtexref a1, CUdeviceptr a2, size_t a3)
+{
+	return atomic_load_explicit(&cuTexRefSetAddress_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuTexRefSetAddress_v2_resolve(size_t *a0, CUtexref a1, CUdeviceptr a2, size_t a3)
 {
@@ -17070,12 +17730,6 @@ static CUresult cuTexRefSetAddress_v2_resolve(size_t *a0, CUtexref a1, CUdevicep
 
 /* cuTexRefSetArray */
 typedef CUresult (*cuTexRefSetArray_fn)(CUtexref a0, CUarray a1, unsigned int a2);
-static CUresult cuTexRefSetArray_resolve(CUtexref a0, CUarray a1, unsigned int a2);
-static _Atomic(cuTexRefSetArray_fn) cuTexRefSetArray_slot = cuTexRefSetArray_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetArray(CUtexref a0, CUarray a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuTexRefSetArray_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefSetArray_unavailable(CUtexref a0, CUarray a1, unsigned int a2)
 {
 	(void)a0;
@@ -17083,6 +17737,12 @@ static CUresult cuTexRefSetArray_unavailable(CUtexref a0, CUarray a1, unsigned i
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetArray]);
+}
+static CUresult cuTexRefSetArray_resolve(CUtexref a0, CUarray a1, unsigned int a2);
+static _Atomic(cuTexRefSetArray_fn) cuTexRefSetArray_slot = cuTexRefSetArray_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetArray(CUtexref a0, CUarray a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuTexRefSetArray_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefSetArray_resolve(CUtexref a0, CUarray a1, unsigned int a2)
 {
@@ -17097,18 +17757,18 @@ static CUresult cuTexRefSetArray_resolve(CUtexref a0, CUarray a1, unsigned int a
 
 /* cuTexRefSetBorderColor */
 typedef CUresult (*cuTexRefSetBorderColor_fn)(CUtexref a0, float *a1);
-static CUresult cuTexRefSetBorderColor_resolve(CUtexref a0, float *a1);
-static _Atomic(cuTexRefSetBorderColor_fn) cuTexRefSetBorderColor_slot = cuTexRefSetBorderColor_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetBorderColor(CUtexref a0, float *a1)
-{
-	return atomic_load_explicit(&cuTexRefSetBorderColor_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefSetBorderColor_unavailable(CUtexref a0, float *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetBorderColor]);
+}
+static CUresult cuTexRefSetBorderColor_resolve(CUtexref a0, float *a1);
+static _Atomic(cuTexRefSetBorderColor_fn) cuTexRefSetBorderColor_slot = cuTexRefSetBorderColor_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetBorderColor(CUtexref a0, float *a1)
+{
+	return atomic_load_explicit(&cuTexRefSetBorderColor_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefSetBorderColor_resolve(CUtexref a0, float *a1)
 {
@@ -17123,18 +17783,18 @@ static CUresult cuTexRefSetBorderColor_resolve(CUtexref a0, float *a1)
 
 /* cuTexRefSetFilterMode */
 typedef CUresult (*cuTexRefSetFilterMode_fn)(CUtexref a0, CUfilter_mode a1);
-static CUresult cuTexRefSetFilterMode_resolve(CUtexref a0, CUfilter_mode a1);
-static _Atomic(cuTexRefSetFilterMode_fn) cuTexRefSetFilterMode_slot = cuTexRefSetFilterMode_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetFilterMode(CUtexref a0, CUfilter_mode a1)
-{
-	return atomic_load_explicit(&cuTexRefSetFilterMode_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefSetFilterMode_unavailable(CUtexref a0, CUfilter_mode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetFilterMode]);
+}
+static CUresult cuTexRefSetFilterMode_resolve(CUtexref a0, CUfilter_mode a1);
+static _Atomic(cuTexRefSetFilterMode_fn) cuTexRefSetFilterMode_slot = cuTexRefSetFilterMode_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetFilterMode(CUtexref a0, CUfilter_mode a1)
+{
+	return atomic_load_explicit(&cuTexRefSetFilterMode_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefSetFilterMode_resolve(CUtexref a0, CUfilter_mode a1)
 {
@@ -17149,18 +17809,18 @@ static CUresult cuTexRefSetFilterMode_resolve(CUtexref a0, CUfilter_mode a1)
 
 /* cuTexRefSetFlags */
 typedef CUresult (*cuTexRefSetFlags_fn)(CUtexref a0, unsigned int a1);
-static CUresult cuTexRefSetFlags_resolve(CUtexref a0, unsigned int a1);
-static _Atomic(cuTexRefSetFlags_fn) cuTexRefSetFlags_slot = cuTexRefSetFlags_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetFlags(CUtexref a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuTexRefSetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefSetFlags_unavailable(CUtexref a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetFlags]);
+}
+static CUresult cuTexRefSetFlags_resolve(CUtexref a0, unsigned int a1);
+static _Atomic(cuTexRefSetFlags_fn) cuTexRefSetFlags_slot = cuTexRefSetFlags_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetFlags(CUtexref a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuTexRefSetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefSetFlags_resolve(CUtexref a0, unsigned int a1)
 {
@@ -17175,12 +17835,6 @@ static CUresult cuTexRefSetFlags_resolve(CUtexref a0, unsigned int a1)
 
 /* cuTexRefSetFormat */
 typedef CUresult (*cuTexRefSetFormat_fn)(CUtexref a0, CUarray_format a1, int a2);
-static CUresult cuTexRefSetFormat_resolve(CUtexref a0, CUarray_format a1, int a2);
-static _Atomic(cuTexRefSetFormat_fn) cuTexRefSetFormat_slot = cuTexRefSetFormat_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetFormat(CUtexref a0, CUarray_format a1, int a2)
-{
-	return atomic_load_explicit(&cuTexRefSetFormat_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefSetFormat_unavailable(CUtexref a0, CUarray_format a1, int a2)
 {
 	(void)a0;
@@ -17188,6 +17842,12 @@ static CUresult cuTexRefSetFormat_unavailable(CUtexref a0, CUarray_format a1, in
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetFormat]);
+}
+static CUresult cuTexRefSetFormat_resolve(CUtexref a0, CUarray_format a1, int a2);
+static _Atomic(cuTexRefSetFormat_fn) cuTexRefSetFormat_slot = cuTexRefSetFormat_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetFormat(CUtexref a0, CUarray_format a1, int a2)
+{
+	return atomic_load_explicit(&cuTexRefSetFormat_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefSetFormat_resolve(CUtexref a0, CUarray_format a1, int a2)
 {
@@ -17202,18 +17862,18 @@ static CUresult cuTexRefSetFormat_resolve(CUtexref a0, CUarray_format a1, int a2
 
 /* cuTexRefSetMaxAnisotropy */
 typedef CUresult (*cuTexRefSetMaxAnisotropy_fn)(CUtexref a0, unsigned int a1);
-static CUresult cuTexRefSetMaxAnisotropy_resolve(CUtexref a0, unsigned int a1);
-static _Atomic(cuTexRefSetMaxAnisotropy_fn) cuTexRefSetMaxAnisotropy_slot = cuTexRefSetMaxAnisotropy_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetMaxAnisotropy(CUtexref a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuTexRefSetMaxAnisotropy_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefSetMaxAnisotropy_unavailable(CUtexref a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetMaxAnisotropy]);
+}
+static CUresult cuTexRefSetMaxAnisotropy_resolve(CUtexref a0, unsigned int a1);
+static _Atomic(cuTexRefSetMaxAnisotropy_fn) cuTexRefSetMaxAnisotropy_slot = cuTexRefSetMaxAnisotropy_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetMaxAnisotropy(CUtexref a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuTexRefSetMaxAnisotropy_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefSetMaxAnisotropy_resolve(CUtexref a0, unsigned int a1)
 {
@@ -17228,18 +17888,18 @@ static CUresult cuTexRefSetMaxAnisotropy_resolve(CUtexref a0, unsigned int a1)
 
 /* cuTexRefSetMipmapFilterMode */
 typedef CUresult (*cuTexRefSetMipmapFilterMode_fn)(CUtexref a0, CUfilter_mode a1);
-static CUresult cuTexRefSetMipmapFilterMode_resolve(CUtexref a0, CUfilter_mode a1);
-static _Atomic(cuTexRefSetMipmapFilterMode_fn) cuTexRefSetMipmapFilterMode_slot = cuTexRefSetMipmapFilterMode_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetMipmapFilterMode(CUtexref a0, CUfilter_mode a1)
-{
-	return atomic_load_explicit(&cuTexRefSetMipmapFilterMode_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefSetMipmapFilterMode_unavailable(CUtexref a0, CUfilter_mode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetMipmapFilterMode]);
+}
+static CUresult cuTexRefSetMipmapFilterMode_resolve(CUtexref a0, CUfilter_mode a1);
+static _Atomic(cuTexRefSetMipmapFilterMode_fn) cuTexRefSetMipmapFilterMode_slot = cuTexRefSetMipmapFilterMode_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetMipmapFilterMode(CUtexref a0, CUfilter_mode a1)
+{
+	return atomic_load_explicit(&cuTexRefSetMipmapFilterMode_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefSetMipmapFilterMode_resolve(CUtexref a0, CUfilter_mode a1)
 {
@@ -17254,18 +17914,18 @@ static CUresult cuTexRefSetMipmapFilterMode_resolve(CUtexref a0, CUfilter_mode a
 
 /* cuTexRefSetMipmapLevelBias */
 typedef CUresult (*cuTexRefSetMipmapLevelBias_fn)(CUtexref a0, float a1);
-static CUresult cuTexRefSetMipmapLevelBias_resolve(CUtexref a0, float a1);
-static _Atomic(cuTexRefSetMipmapLevelBias_fn) cuTexRefSetMipmapLevelBias_slot = cuTexRefSetMipmapLevelBias_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetMipmapLevelBias(CUtexref a0, float a1)
-{
-	return atomic_load_explicit(&cuTexRefSetMipmapLevelBias_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuTexRefSetMipmapLevelBias_unavailable(CUtexref a0, float a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetMipmapLevelBias]);
+}
+static CUresult cuTexRefSetMipmapLevelBias_resolve(CUtexref a0, float a1);
+static _Atomic(cuTexRefSetMipmapLevelBias_fn) cuTexRefSetMipmapLevelBias_slot = cuTexRefSetMipmapLevelBias_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetMipmapLevelBias(CUtexref a0, float a1)
+{
+	return atomic_load_explicit(&cuTexRefSetMipmapLevelBias_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuTexRefSetMipmapLevelBias_resolve(CUtexref a0, float a1)
 {
@@ -17280,12 +17940,6 @@ static CUresult cuTexRefSetMipmapLevelBias_resolve(CUtexref a0, float a1)
 
 /* cuTexRefSetMipmapLevelClamp */
 typedef CUresult (*cuTexRefSetMipmapLevelClamp_fn)(CUtexref a0, float a1, float a2);
-static CUresult cuTexRefSetMipmapLevelClamp_resolve(CUtexref a0, float a1, float a2);
-static _Atomic(cuTexRefSetMipmapLevelClamp_fn) cuTexRefSetMipmapLevelClamp_slot = cuTexRefSetMipmapLevelClamp_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetMipmapLevelClamp(CUtexref a0, float a1, float a2)
-{
-	return atomic_load_explicit(&cuTexRefSetMipmapLevelClamp_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefSetMipmapLevelClamp_unavailable(CUtexref a0, float a1, float a2)
 {
 	(void)a0;
@@ -17293,6 +17947,12 @@ static CUresult cuTexRefSetMipmapLevelClamp_unavailable(CUtexref a0, float a1, f
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetMipmapLevelClamp]);
+}
+static CUresult cuTexRefSetMipmapLevelClamp_resolve(CUtexref a0, float a1, float a2);
+static _Atomic(cuTexRefSetMipmapLevelClamp_fn) cuTexRefSetMipmapLevelClamp_slot = cuTexRefSetMipmapLevelClamp_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetMipmapLevelClamp(CUtexref a0, float a1, float a2)
+{
+	return atomic_load_explicit(&cuTexRefSetMipmapLevelClamp_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefSetMipmapLevelClamp_resolve(CUtexref a0, float a1, float a2)
 {
@@ -17307,12 +17967,6 @@ static CUresult cuTexRefSetMipmapLevelClamp_resolve(CUtexref a0, float a1, float
 
 /* cuTexRefSetMipmappedArray */
 typedef CUresult (*cuTexRefSetMipmappedArray_fn)(CUtexref a0, CUmipmappedArray a1, unsigned int a2);
-static CUresult cuTexRefSetMipmappedArray_resolve(CUtexref a0, CUmipmappedArray a1, unsigned int a2);
-static _Atomic(cuTexRefSetMipmappedArray_fn) cuTexRefSetMipmappedArray_slot = cuTexRefSetMipmappedArray_resolve;
-CUDASTUB_EXPORT CUresult cuTexRefSetMipmappedArray(CUtexref a0, CUmipmappedArray a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cuTexRefSetMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuTexRefSetMipmappedArray_unavailable(CUtexref a0, CUmipmappedArray a1, unsigned int a2)
 {
 	(void)a0;
@@ -17320,6 +17974,12 @@ static CUresult cuTexRefSetMipmappedArray_unavailable(CUtexref a0, CUmipmappedAr
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuTexRefSetMipmappedArray]);
+}
+static CUresult cuTexRefSetMipmappedArray_resolve(CUtexref a0, CUmipmappedArray a1, unsigned int a2);
+static _Atomic(cuTexRefSetMipmappedArray_fn) cuTexRefSetMipmappedArray_slot = cuTexRefSetMipmappedArray_resolve;
+CUDASTUB_EXPORT CUresult cuTexRefSetMipmappedArray(CUtexref a0, CUmipmappedArray a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cuTexRefSetMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuTexRefSetMipmappedArray_resolve(CUtexref a0, CUmipmappedArray a1, unsigned int a2)
 {
@@ -17334,17 +17994,17 @@ static CUresult cuTexRefSetMipmappedArray_resolve(CUtexref a0, CUmipmappedArray 
 
 /* cuThreadExchangeStreamCaptureMode */
 typedef CUresult (*cuThreadExchangeStreamCaptureMode_fn)(CUstreamCaptureMode *a0);
-static CUresult cuThreadExchangeStreamCaptureMode_resolve(CUstreamCaptureMode *a0);
-static _Atomic(cuThreadExchangeStreamCaptureMode_fn) cuThreadExchangeStreamCaptureMode_slot = cuThreadExchangeStreamCaptureMode_resolve;
-CUDASTUB_EXPORT CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *a0)
-{
-	return atomic_load_explicit(&cuThreadExchangeStreamCaptureMode_slot, memory_order_acquire)(a0);
-}
 static CUresult cuThreadExchangeStreamCaptureMode_unavailable(CUstreamCaptureMode *a0)
 {
 	(void)a0;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuThreadExchangeStreamCaptureMode]);
+}
+static CUresult cuThreadExchangeStreamCaptureMode_resolve(CUstreamCaptureMode *a0);
+static _Atomic(cuThreadExchangeStreamCaptureMode_fn) cuThreadExchangeStreamCaptureMode_slot = cuThreadExchangeStreamCaptureMode_resolve;
+CUDASTUB_EXPORT CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *a0)
+{
+	return atomic_load_explicit(&cuThreadExchangeStreamCaptureMode_slot, memory_order_acquire)(a0);
 }
 static CUresult cuThreadExchangeStreamCaptureMode_resolve(CUstreamCaptureMode *a0)
 {
@@ -17359,12 +18019,6 @@ static CUresult cuThreadExchangeStreamCaptureMode_resolve(CUstreamCaptureMode *a
 
 /* cuUserObjectCreate */
 typedef CUresult (*cuUserObjectCreate_fn)(CUuserObject *a0, void *a1, CUhostFn a2, unsigned int a3, unsigned int a4);
-static CUresult cuUserObjectCreate_resolve(CUuserObject *a0, void *a1, CUhostFn a2, unsigned int a3, unsigned int a4);
-static _Atomic(cuUserObjectCreate_fn) cuUserObjectCreate_slot = cuUserObjectCreate_resolve;
-CUDASTUB_EXPORT CUresult cuUserObjectCreate(CUuserObject *a0, void *a1, CUhostFn a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cuUserObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuUserObjectCreate_unavailable(CUuserObject *a0, void *a1, CUhostFn a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -17374,6 +18028,12 @@ static CUresult cuUserObjectCreate_unavailable(CUuserObject *a0, void *a1, CUhos
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuUserObjectCreate]);
+}
+static CUresult cuUserObjectCreate_resolve(CUuserObject *a0, void *a1, CUhostFn a2, unsigned int a3, unsigned int a4);
+static _Atomic(cuUserObjectCreate_fn) cuUserObjectCreate_slot = cuUserObjectCreate_resolve;
+CUDASTUB_EXPORT CUresult cuUserObjectCreate(CUuserObject *a0, void *a1, CUhostFn a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cuUserObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuUserObjectCreate_resolve(CUuserObject *a0, void *a1, CUhostFn a2, unsigned int a3, unsigned int a4)
 {
@@ -17388,18 +18048,18 @@ static CUresult cuUserObjectCreate_resolve(CUuserObject *a0, void *a1, CUhostFn 
 
 /* cuUserObjectRelease */
 typedef CUresult (*cuUserObjectRelease_fn)(CUuserObject a0, unsigned int a1);
-static CUresult cuUserObjectRelease_resolve(CUuserObject a0, unsigned int a1);
-static _Atomic(cuUserObjectRelease_fn) cuUserObjectRelease_slot = cuUserObjectRelease_resolve;
-CUDASTUB_EXPORT CUresult cuUserObjectRelease(CUuserObject a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuUserObjectRelease_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuUserObjectRelease_unavailable(CUuserObject a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuUserObjectRelease]);
+}
+static CUresult cuUserObjectRelease_resolve(CUuserObject a0, unsigned int a1);
+static _Atomic(cuUserObjectRelease_fn) cuUserObjectRelease_slot = cuUserObjectRelease_resolve;
+CUDASTUB_EXPORT CUresult cuUserObjectRelease(CUuserObject a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuUserObjectRelease_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuUserObjectRelease_resolve(CUuserObject a0, unsigned int a1)
 {
@@ -17414,18 +18074,18 @@ static CUresult cuUserObjectRelease_resolve(CUuserObject a0, unsigned int a1)
 
 /* cuUserObjectRetain */
 typedef CUresult (*cuUserObjectRetain_fn)(CUuserObject a0, unsigned int a1);
-static CUresult cuUserObjectRetain_resolve(CUuserObject a0, unsigned int a1);
-static _Atomic(cuUserObjectRetain_fn) cuUserObjectRetain_slot = cuUserObjectRetain_resolve;
-CUDASTUB_EXPORT CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cuUserObjectRetain_slot, memory_order_acquire)(a0, a1);
-}
 static CUresult cuUserObjectRetain_unavailable(CUuserObject a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuUserObjectRetain]);
+}
+static CUresult cuUserObjectRetain_resolve(CUuserObject a0, unsigned int a1);
+static _Atomic(cuUserObjectRetain_fn) cuUserObjectRetain_slot = cuUserObjectRetain_resolve;
+CUDASTUB_EXPORT CUresult cuUserObjectRetain(CUuserObject a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cuUserObjectRetain_slot, memory_order_acquire)(a0, a1);
 }
 static CUresult cuUserObjectRetain_resolve(CUuserObject a0, unsigned int a1)
 {
@@ -17440,12 +18100,6 @@ static CUresult cuUserObjectRetain_resolve(CUuserObject a0, unsigned int a1)
 
 /* cuVDPAUCtxCreate */
 typedef CUresult (*cuVDPAUCtxCreate_fn)(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4);
-static CUresult cuVDPAUCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4);
-static _Atomic(cuVDPAUCtxCreate_fn) cuVDPAUCtxCreate_slot = cuVDPAUCtxCreate_resolve;
-CUDASTUB_EXPORT CUresult cuVDPAUCtxCreate(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
-{
-	return atomic_load_explicit(&cuVDPAUCtxCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuVDPAUCtxCreate_unavailable(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
 {
 	(void)a0;
@@ -17455,6 +18109,12 @@ static CUresult cuVDPAUCtxCreate_unavailable(CUcontext *a0, unsigned int a1, CUd
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuVDPAUCtxCreate]);
+}
+static CUresult cuVDPAUCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4);
+static _Atomic(cuVDPAUCtxCreate_fn) cuVDPAUCtxCreate_slot = cuVDPAUCtxCreate_resolve;
+CUDASTUB_EXPORT CUresult cuVDPAUCtxCreate(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
+{
+	return atomic_load_explicit(&cuVDPAUCtxCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuVDPAUCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
 {
@@ -17469,12 +18129,6 @@ static CUresult cuVDPAUCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevic
 
 /* cuVDPAUCtxCreate_v2 */
 typedef CUresult (*cuVDPAUCtxCreate_v2_fn)(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4);
-static CUresult cuVDPAUCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4);
-static _Atomic(cuVDPAUCtxCreate_v2_fn) cuVDPAUCtxCreate_v2_slot = cuVDPAUCtxCreate_v2_resolve;
-CUDASTUB_EXPORT CUresult cuVDPAUCtxCreate_v2(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
-{
-	return atomic_load_explicit(&cuVDPAUCtxCreate_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static CUresult cuVDPAUCtxCreate_v2_unavailable(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
 {
 	(void)a0;
@@ -17484,6 +18138,12 @@ static CUresult cuVDPAUCtxCreate_v2_unavailable(CUcontext *a0, unsigned int a1, 
 	(void)a4;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuVDPAUCtxCreate_v2]);
+}
+static CUresult cuVDPAUCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4);
+static _Atomic(cuVDPAUCtxCreate_v2_fn) cuVDPAUCtxCreate_v2_slot = cuVDPAUCtxCreate_v2_resolve;
+CUDASTUB_EXPORT CUresult cuVDPAUCtxCreate_v2(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
+{
+	return atomic_load_explicit(&cuVDPAUCtxCreate_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static CUresult cuVDPAUCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice a2, VdpDevice a3, VdpGetProcAddress *a4)
 {
@@ -17498,12 +18158,6 @@ static CUresult cuVDPAUCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUde
 
 /* cuVDPAUGetDevice */
 typedef CUresult (*cuVDPAUGetDevice_fn)(CUdevice *a0, VdpDevice a1, VdpGetProcAddress *a2);
-static CUresult cuVDPAUGetDevice_resolve(CUdevice *a0, VdpDevice a1, VdpGetProcAddress *a2);
-static _Atomic(cuVDPAUGetDevice_fn) cuVDPAUGetDevice_slot = cuVDPAUGetDevice_resolve;
-CUDASTUB_EXPORT CUresult cuVDPAUGetDevice(CUdevice *a0, VdpDevice a1, VdpGetProcAddress *a2)
-{
-	return atomic_load_explicit(&cuVDPAUGetDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static CUresult cuVDPAUGetDevice_unavailable(CUdevice *a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
 	(void)a0;
@@ -17511,6 +18165,12 @@ static CUresult cuVDPAUGetDevice_unavailable(CUdevice *a0, VdpDevice a1, VdpGetP
 	(void)a2;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuVDPAUGetDevice]);
+}
+static CUresult cuVDPAUGetDevice_resolve(CUdevice *a0, VdpDevice a1, VdpGetProcAddress *a2);
+static _Atomic(cuVDPAUGetDevice_fn) cuVDPAUGetDevice_slot = cuVDPAUGetDevice_resolve;
+CUDASTUB_EXPORT CUresult cuVDPAUGetDevice(CUdevice *a0, VdpDevice a1, VdpGetProcAddress *a2)
+{
+	return atomic_load_explicit(&cuVDPAUGetDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static CUresult cuVDPAUGetDevice_resolve(CUdevice *a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
@@ -17525,12 +18185,6 @@ static CUresult cuVDPAUGetDevice_resolve(CUdevice *a0, VdpDevice a1, VdpGetProcA
 
 /* cuWaitExternalSemaphoresAsync */
 typedef CUresult (*cuWaitExternalSemaphoresAsync_fn)(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3);
-static CUresult cuWaitExternalSemaphoresAsync_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3);
-static _Atomic(cuWaitExternalSemaphoresAsync_fn) cuWaitExternalSemaphoresAsync_slot = cuWaitExternalSemaphoresAsync_resolve;
-CUDASTUB_EXPORT CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuWaitExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuWaitExternalSemaphoresAsync_unavailable(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
 {
 	(void)a0;
@@ -17539,6 +18193,12 @@ static CUresult cuWaitExternalSemaphoresAsync_unavailable(const CUexternalSemaph
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuWaitExternalSemaphoresAsync]);
+}
+static CUresult cuWaitExternalSemaphoresAsync_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3);
+static _Atomic(cuWaitExternalSemaphoresAsync_fn) cuWaitExternalSemaphoresAsync_slot = cuWaitExternalSemaphoresAsync_resolve;
+CUDASTUB_EXPORT CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuWaitExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuWaitExternalSemaphoresAsync_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
 {
@@ -17553,12 +18213,6 @@ static CUresult cuWaitExternalSemaphoresAsync_resolve(const CUexternalSemaphore 
 
 /* cuWaitExternalSemaphoresAsync_ptsz */
 typedef CUresult (*cuWaitExternalSemaphoresAsync_ptsz_fn)(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3);
-static CUresult cuWaitExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3);
-static _Atomic(cuWaitExternalSemaphoresAsync_ptsz_fn) cuWaitExternalSemaphoresAsync_ptsz_slot = cuWaitExternalSemaphoresAsync_ptsz_resolve;
-CUDASTUB_EXPORT CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
-{
-	return atomic_load_explicit(&cuWaitExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static CUresult cuWaitExternalSemaphoresAsync_ptsz_unavailable(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
 {
 	(void)a0;
@@ -17567,6 +18221,12 @@ static CUresult cuWaitExternalSemaphoresAsync_ptsz_unavailable(const CUexternalS
 	(void)a3;
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuWaitExternalSemaphoresAsync_ptsz]);
+}
+static CUresult cuWaitExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3);
+static _Atomic(cuWaitExternalSemaphoresAsync_ptsz_fn) cuWaitExternalSemaphoresAsync_ptsz_slot = cuWaitExternalSemaphoresAsync_ptsz_resolve;
+CUDASTUB_EXPORT CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
+{
+	return atomic_load_explicit(&cuWaitExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static CUresult cuWaitExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemaphore *a0, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *a1, unsigned int a2, CUstream a3)
 {

@@ -401,10 +401,73 @@ extern const struct cudastub_function cudastub_cudart_functions[];
 const char *cudastub_cudart_result_name(int code);
 cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *a0);
 cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *a0);
+typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *a0, void **a1, unsigned long long a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void);
+typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *a0, void **a1, unsigned long long a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(void);
 const char * cudastub_cudart_forward_cudaGetErrorName(cudaError_t a0);
 const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t a0);
 const char * cudastub_cudart_forward_cudaGetErrorString(cudaError_t a0);
 const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t a0);
+typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphNode_t *a2, enum cudaGraphExecUpdateResult *a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void);
+typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphNode_t *a2, char *a3, size_t a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void);
+typedef cudaError_t (*cudaMemAdvise_fn)(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(void);
+typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *a0, size_t a1, int a2, cudaStream_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(void);
+typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *a0, size_t a1, int a2, cudaStream_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(void);
 cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *a0);
+typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaSignalExternalSemaphoresAsync_v2_fn cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2(void);
+typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2_ptsz(void);
+typedef cudaError_t (*cudaStreamGetCaptureInfo_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(void);
+typedef cudaError_t (*cudaStreamGetCaptureInfo_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(void);
+typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamGetCaptureInfo_v2_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2(void);
+typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamGetCaptureInfo_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz(void);
+typedef cudaError_t (*cudaThreadExit_fn)(void);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaThreadExit_fn cudastub_cudart_adapt_cudaThreadExit(void);
+typedef cudaError_t (*cudaThreadGetCacheConfig_fn)(enum cudaFuncCache *a0);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaThreadGetCacheConfig_fn cudastub_cudart_adapt_cudaThreadGetCacheConfig(void);
+typedef cudaError_t (*cudaThreadGetLimit_fn)(size_t *a0, enum cudaLimit a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaThreadGetLimit_fn cudastub_cudart_adapt_cudaThreadGetLimit(void);
+typedef cudaError_t (*cudaThreadSetCacheConfig_fn)(enum cudaFuncCache a0);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaThreadSetCacheConfig_fn cudastub_cudart_adapt_cudaThreadSetCacheConfig(void);
+typedef cudaError_t (*cudaThreadSetLimit_fn)(enum cudaLimit a0, size_t a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaThreadSetLimit_fn cudastub_cudart_adapt_cudaThreadSetLimit(void);
+typedef cudaError_t (*cudaThreadSynchronize_fn)(void);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaThreadSynchronize_fn cudastub_cudart_adapt_cudaThreadSynchronize(void);
+typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_v2_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaWaitExternalSemaphoresAsync_v2_fn cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2(void);
+typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaWaitExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2_ptsz(void);
 
 #endif

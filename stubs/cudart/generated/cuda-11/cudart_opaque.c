@@ -9,27 +9,11 @@
 
 static const struct cudastub_function opaque_rows[] = {
 	{ "__cudaRegisterHostVar", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaSignalExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaSignalExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaStreamUpdateCaptureDependencies_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaWaitExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-};
-
-extern char cudastub_cudart_opaque_resolve_0[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_1[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_2[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_3[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_4[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_5[] CUDASTUB_HIDDEN;
-
-CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_opaque_slots[] = {
-	cudastub_cudart_opaque_resolve_0, /* __cudaRegisterHostVar */
-	cudastub_cudart_opaque_resolve_1, /* cudaSignalExternalSemaphoresAsync */
-	cudastub_cudart_opaque_resolve_2, /* cudaSignalExternalSemaphoresAsync_ptsz */
-	cudastub_cudart_opaque_resolve_3, /* cudaStreamUpdateCaptureDependencies_ptsz */
-	cudastub_cudart_opaque_resolve_4, /* cudaWaitExternalSemaphoresAsync */
-	cudastub_cudart_opaque_resolve_5, /* cudaWaitExternalSemaphoresAsync_ptsz */
+	{ "cudaSignalExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaSignalExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaStreamUpdateCaptureDependencies_ptsz", CUDASTUB_MAJOR_BIT(11), 0, CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaWaitExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
 };
 
 /* Returns as every stub function does when it cannot forward. */
@@ -38,135 +22,190 @@ static int opaque_unavailable(void)
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
 
-CUDASTUB_HIDDEN void *cudastub_cudart_opaque_bind(unsigned i);
-void *cudastub_cudart_opaque_bind(unsigned i)
+/* __cudaRegisterHostVar */
+extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
+void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[i]);
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
 
 	if (!fn)
 		fn = (void *)opaque_unavailable;
-	atomic_store_explicit(&cudastub_cudart_opaque_slots[i], fn, memory_order_release);
-	return fn;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
+	return (void *)fn;
 }
-
 __asm__(
-	"	.text\n"
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl __cudaRegisterHostVar\n"
 	"	.type __cudaRegisterHostVar, @function\n"
 	"__cudaRegisterHostVar:\n"
-	"	jmp *cudastub_cudart_opaque_slots+0(%rip)\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterHostVar(%rip)\n"
 	"	.size __cudaRegisterHostVar, .-__cudaRegisterHostVar\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_0\n"
-	"	.type cudastub_cudart_opaque_resolve_0, @function\n"
-	"cudastub_cudart_opaque_resolve_0:\n"
-	"	mov $0, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterHostVar\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterHostVar, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterHostVar:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterHostVar(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterHostVar, .-cudastub_cudart_resolve___cudaRegisterHostVar\n"
+	"	.popsection\n"
+);
+
+/* cudaSignalExternalSemaphoresAsync */
+extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void);
+void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaSignalExternalSemaphoresAsync\n"
 	"	.type cudaSignalExternalSemaphoresAsync, @function\n"
 	"cudaSignalExternalSemaphoresAsync:\n"
-	"	jmp *cudastub_cudart_opaque_slots+8(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync(%rip)\n"
 	"	.size cudaSignalExternalSemaphoresAsync, .-cudaSignalExternalSemaphoresAsync\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_1\n"
-	"	.type cudastub_cudart_opaque_resolve_1, @function\n"
-	"cudastub_cudart_opaque_resolve_1:\n"
-	"	mov $1, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync\n"
+	"	.type cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, @function\n"
+	"cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync:\n"
+	"	lea cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, .-cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync\n"
+	"	.popsection\n"
+);
+
+/* cudaSignalExternalSemaphoresAsync_ptsz */
+extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaSignalExternalSemaphoresAsync_ptsz\n"
 	"	.type cudaSignalExternalSemaphoresAsync_ptsz, @function\n"
 	"cudaSignalExternalSemaphoresAsync_ptsz:\n"
-	"	jmp *cudastub_cudart_opaque_slots+16(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz(%rip)\n"
 	"	.size cudaSignalExternalSemaphoresAsync_ptsz, .-cudaSignalExternalSemaphoresAsync_ptsz\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_2\n"
-	"	.type cudastub_cudart_opaque_resolve_2, @function\n"
-	"cudastub_cudart_opaque_resolve_2:\n"
-	"	mov $2, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, .-cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz\n"
+	"	.popsection\n"
+);
+
+/* cudaStreamUpdateCaptureDependencies_ptsz */
+extern char cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz = cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void);
+void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[3]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaStreamUpdateCaptureDependencies_ptsz\n"
 	"	.type cudaStreamUpdateCaptureDependencies_ptsz, @function\n"
 	"cudaStreamUpdateCaptureDependencies_ptsz:\n"
-	"	jmp *cudastub_cudart_opaque_slots+24(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz(%rip)\n"
 	"	.size cudaStreamUpdateCaptureDependencies_ptsz, .-cudaStreamUpdateCaptureDependencies_ptsz\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_3\n"
-	"	.type cudastub_cudart_opaque_resolve_3, @function\n"
-	"cudastub_cudart_opaque_resolve_3:\n"
-	"	mov $3, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, .-cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz\n"
+	"	.popsection\n"
+);
+
+/* cudaWaitExternalSemaphoresAsync */
+extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void);
+void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[4]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaWaitExternalSemaphoresAsync\n"
 	"	.type cudaWaitExternalSemaphoresAsync, @function\n"
 	"cudaWaitExternalSemaphoresAsync:\n"
-	"	jmp *cudastub_cudart_opaque_slots+32(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync(%rip)\n"
 	"	.size cudaWaitExternalSemaphoresAsync, .-cudaWaitExternalSemaphoresAsync\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_4\n"
-	"	.type cudastub_cudart_opaque_resolve_4, @function\n"
-	"cudastub_cudart_opaque_resolve_4:\n"
-	"	mov $4, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync\n"
+	"	.type cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, @function\n"
+	"cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync:\n"
+	"	lea cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, .-cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync\n"
+	"	.popsection\n"
+);
+
+/* cudaWaitExternalSemaphoresAsync_ptsz */
+extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[5]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaWaitExternalSemaphoresAsync_ptsz\n"
 	"	.type cudaWaitExternalSemaphoresAsync_ptsz, @function\n"
 	"cudaWaitExternalSemaphoresAsync_ptsz:\n"
-	"	jmp *cudastub_cudart_opaque_slots+40(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz(%rip)\n"
 	"	.size cudaWaitExternalSemaphoresAsync_ptsz, .-cudaWaitExternalSemaphoresAsync_ptsz\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_5\n"
-	"	.type cudastub_cudart_opaque_resolve_5, @function\n"
-	"cudastub_cudart_opaque_resolve_5:\n"
-	"	mov $5, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
-	"	.p2align 4\n"
-	"	.type cudastub_cudart_opaque_resolve, @function\n"
-	"cudastub_cudart_opaque_resolve:\n"
-	"	push %rbp\n"
-	"	mov %rsp, %rbp\n"
-	"	push %rdi\n"
-	"	push %rsi\n"
-	"	push %rdx\n"
-	"	push %rcx\n"
-	"	push %r8\n"
-	"	push %r9\n"
-	"	push %rax\n"
-	"	push %r10\n"
-	"	sub $128, %rsp\n"
-	"	movdqu %xmm0, 0(%rsp)\n"
-	"	movdqu %xmm1, 16(%rsp)\n"
-	"	movdqu %xmm2, 32(%rsp)\n"
-	"	movdqu %xmm3, 48(%rsp)\n"
-	"	movdqu %xmm4, 64(%rsp)\n"
-	"	movdqu %xmm5, 80(%rsp)\n"
-	"	movdqu %xmm6, 96(%rsp)\n"
-	"	movdqu %xmm7, 112(%rsp)\n"
-	"	mov %r11d, %edi\n"
-	"	call cudastub_cudart_opaque_bind\n"
-	"	mov %rax, %r11\n"
-	"	movdqu 0(%rsp), %xmm0\n"
-	"	movdqu 16(%rsp), %xmm1\n"
-	"	movdqu 32(%rsp), %xmm2\n"
-	"	movdqu 48(%rsp), %xmm3\n"
-	"	movdqu 64(%rsp), %xmm4\n"
-	"	movdqu 80(%rsp), %xmm5\n"
-	"	movdqu 96(%rsp), %xmm6\n"
-	"	movdqu 112(%rsp), %xmm7\n"
-	"	add $128, %rsp\n"
-	"	pop %r10\n"
-	"	pop %rax\n"
-	"	pop %r9\n"
-	"	pop %r8\n"
-	"	pop %rcx\n"
-	"	pop %rdx\n"
-	"	pop %rsi\n"
-	"	pop %rdi\n"
-	"	pop %rbp\n"
-	"	jmp *%r11\n"
+	"	.hidden cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, .-cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz\n"
+	"	.popsection\n"
 );
 
 #endif /* __x86_64__ */

@@ -10,35 +10,13 @@
 static const struct cudastub_function opaque_rows[] = {
 	{ "__cudaRegisterHostVar", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
 	{ "__cudaRegisterUnifiedTable", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaGetDeviceProperties", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaSignalExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaSignalExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaStreamGetCaptureInfo", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaStreamGetCaptureInfo_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaWaitExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-};
-
-extern char cudastub_cudart_opaque_resolve_0[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_1[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_2[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_3[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_4[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_5[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_6[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_7[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_8[] CUDASTUB_HIDDEN;
-
-CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_opaque_slots[] = {
-	cudastub_cudart_opaque_resolve_0, /* __cudaRegisterHostVar */
-	cudastub_cudart_opaque_resolve_1, /* __cudaRegisterUnifiedTable */
-	cudastub_cudart_opaque_resolve_2, /* cudaGetDeviceProperties */
-	cudastub_cudart_opaque_resolve_3, /* cudaSignalExternalSemaphoresAsync */
-	cudastub_cudart_opaque_resolve_4, /* cudaSignalExternalSemaphoresAsync_ptsz */
-	cudastub_cudart_opaque_resolve_5, /* cudaStreamGetCaptureInfo */
-	cudastub_cudart_opaque_resolve_6, /* cudaStreamGetCaptureInfo_ptsz */
-	cudastub_cudart_opaque_resolve_7, /* cudaWaitExternalSemaphoresAsync */
-	cudastub_cudart_opaque_resolve_8, /* cudaWaitExternalSemaphoresAsync_ptsz */
+	{ "cudaGetDeviceProperties", CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaSignalExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaSignalExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaStreamGetCaptureInfo", CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaStreamGetCaptureInfo_ptsz", CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaWaitExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
+	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
 };
 
 /* Returns as every stub function does when it cannot forward. */
@@ -47,171 +25,283 @@ static int opaque_unavailable(void)
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
 
-CUDASTUB_HIDDEN void *cudastub_cudart_opaque_bind(unsigned i);
-void *cudastub_cudart_opaque_bind(unsigned i)
+/* __cudaRegisterHostVar */
+extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
+void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[i]);
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
 
 	if (!fn)
 		fn = (void *)opaque_unavailable;
-	atomic_store_explicit(&cudastub_cudart_opaque_slots[i], fn, memory_order_release);
-	return fn;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
+	return (void *)fn;
 }
-
 __asm__(
-	"	.text\n"
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl __cudaRegisterHostVar\n"
 	"	.type __cudaRegisterHostVar, @function\n"
 	"__cudaRegisterHostVar:\n"
-	"	jmp *cudastub_cudart_opaque_slots+0(%rip)\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterHostVar(%rip)\n"
 	"	.size __cudaRegisterHostVar, .-__cudaRegisterHostVar\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_0\n"
-	"	.type cudastub_cudart_opaque_resolve_0, @function\n"
-	"cudastub_cudart_opaque_resolve_0:\n"
-	"	mov $0, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterHostVar\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterHostVar, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterHostVar:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterHostVar(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterHostVar, .-cudastub_cudart_resolve___cudaRegisterHostVar\n"
+	"	.popsection\n"
+);
+
+/* __cudaRegisterUnifiedTable */
+extern char cudastub_cudart_resolve___cudaRegisterUnifiedTable[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterUnifiedTable = cudastub_cudart_resolve___cudaRegisterUnifiedTable;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void);
+void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl __cudaRegisterUnifiedTable\n"
 	"	.type __cudaRegisterUnifiedTable, @function\n"
 	"__cudaRegisterUnifiedTable:\n"
-	"	jmp *cudastub_cudart_opaque_slots+8(%rip)\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterUnifiedTable(%rip)\n"
 	"	.size __cudaRegisterUnifiedTable, .-__cudaRegisterUnifiedTable\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_1\n"
-	"	.type cudastub_cudart_opaque_resolve_1, @function\n"
-	"cudastub_cudart_opaque_resolve_1:\n"
-	"	mov $1, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterUnifiedTable\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterUnifiedTable, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterUnifiedTable:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterUnifiedTable(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterUnifiedTable, .-cudastub_cudart_resolve___cudaRegisterUnifiedTable\n"
+	"	.popsection\n"
+);
+
+/* cudaGetDeviceProperties */
+extern char cudastub_cudart_resolve_cudaGetDeviceProperties[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGetDeviceProperties = cudastub_cudart_resolve_cudaGetDeviceProperties;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGetDeviceProperties(void);
+void *cudastub_cudart_bind_cudaGetDeviceProperties(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceProperties, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaGetDeviceProperties\n"
 	"	.type cudaGetDeviceProperties, @function\n"
 	"cudaGetDeviceProperties:\n"
-	"	jmp *cudastub_cudart_opaque_slots+16(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaGetDeviceProperties(%rip)\n"
 	"	.size cudaGetDeviceProperties, .-cudaGetDeviceProperties\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_2\n"
-	"	.type cudastub_cudart_opaque_resolve_2, @function\n"
-	"cudastub_cudart_opaque_resolve_2:\n"
-	"	mov $2, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaGetDeviceProperties\n"
+	"	.type cudastub_cudart_resolve_cudaGetDeviceProperties, @function\n"
+	"cudastub_cudart_resolve_cudaGetDeviceProperties:\n"
+	"	lea cudastub_cudart_bind_cudaGetDeviceProperties(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGetDeviceProperties, .-cudastub_cudart_resolve_cudaGetDeviceProperties\n"
+	"	.popsection\n"
+);
+
+/* cudaSignalExternalSemaphoresAsync */
+extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void);
+void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[3]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaSignalExternalSemaphoresAsync\n"
 	"	.type cudaSignalExternalSemaphoresAsync, @function\n"
 	"cudaSignalExternalSemaphoresAsync:\n"
-	"	jmp *cudastub_cudart_opaque_slots+24(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync(%rip)\n"
 	"	.size cudaSignalExternalSemaphoresAsync, .-cudaSignalExternalSemaphoresAsync\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_3\n"
-	"	.type cudastub_cudart_opaque_resolve_3, @function\n"
-	"cudastub_cudart_opaque_resolve_3:\n"
-	"	mov $3, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync\n"
+	"	.type cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, @function\n"
+	"cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync:\n"
+	"	lea cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, .-cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync\n"
+	"	.popsection\n"
+);
+
+/* cudaSignalExternalSemaphoresAsync_ptsz */
+extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[4]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaSignalExternalSemaphoresAsync_ptsz\n"
 	"	.type cudaSignalExternalSemaphoresAsync_ptsz, @function\n"
 	"cudaSignalExternalSemaphoresAsync_ptsz:\n"
-	"	jmp *cudastub_cudart_opaque_slots+32(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz(%rip)\n"
 	"	.size cudaSignalExternalSemaphoresAsync_ptsz, .-cudaSignalExternalSemaphoresAsync_ptsz\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_4\n"
-	"	.type cudastub_cudart_opaque_resolve_4, @function\n"
-	"cudastub_cudart_opaque_resolve_4:\n"
-	"	mov $4, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, .-cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz\n"
+	"	.popsection\n"
+);
+
+/* cudaStreamGetCaptureInfo */
+extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo = cudastub_cudart_resolve_cudaStreamGetCaptureInfo;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void);
+void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[5]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaStreamGetCaptureInfo\n"
 	"	.type cudaStreamGetCaptureInfo, @function\n"
 	"cudaStreamGetCaptureInfo:\n"
-	"	jmp *cudastub_cudart_opaque_slots+40(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaStreamGetCaptureInfo(%rip)\n"
 	"	.size cudaStreamGetCaptureInfo, .-cudaStreamGetCaptureInfo\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_5\n"
-	"	.type cudastub_cudart_opaque_resolve_5, @function\n"
-	"cudastub_cudart_opaque_resolve_5:\n"
-	"	mov $5, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaStreamGetCaptureInfo\n"
+	"	.type cudastub_cudart_resolve_cudaStreamGetCaptureInfo, @function\n"
+	"cudastub_cudart_resolve_cudaStreamGetCaptureInfo:\n"
+	"	lea cudastub_cudart_bind_cudaStreamGetCaptureInfo(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaStreamGetCaptureInfo, .-cudastub_cudart_resolve_cudaStreamGetCaptureInfo\n"
+	"	.popsection\n"
+);
+
+/* cudaStreamGetCaptureInfo_ptsz */
+extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz = cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void);
+void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[6]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaStreamGetCaptureInfo_ptsz\n"
 	"	.type cudaStreamGetCaptureInfo_ptsz, @function\n"
 	"cudaStreamGetCaptureInfo_ptsz:\n"
-	"	jmp *cudastub_cudart_opaque_slots+48(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz(%rip)\n"
 	"	.size cudaStreamGetCaptureInfo_ptsz, .-cudaStreamGetCaptureInfo_ptsz\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_6\n"
-	"	.type cudastub_cudart_opaque_resolve_6, @function\n"
-	"cudastub_cudart_opaque_resolve_6:\n"
-	"	mov $6, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz, .-cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz\n"
+	"	.popsection\n"
+);
+
+/* cudaWaitExternalSemaphoresAsync */
+extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void);
+void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[7]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaWaitExternalSemaphoresAsync\n"
 	"	.type cudaWaitExternalSemaphoresAsync, @function\n"
 	"cudaWaitExternalSemaphoresAsync:\n"
-	"	jmp *cudastub_cudart_opaque_slots+56(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync(%rip)\n"
 	"	.size cudaWaitExternalSemaphoresAsync, .-cudaWaitExternalSemaphoresAsync\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_7\n"
-	"	.type cudastub_cudart_opaque_resolve_7, @function\n"
-	"cudastub_cudart_opaque_resolve_7:\n"
-	"	mov $7, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync\n"
+	"	.type cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, @function\n"
+	"cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync:\n"
+	"	lea cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, .-cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync\n"
+	"	.popsection\n"
+);
+
+/* cudaWaitExternalSemaphoresAsync_ptsz */
+extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[8]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl cudaWaitExternalSemaphoresAsync_ptsz\n"
 	"	.type cudaWaitExternalSemaphoresAsync_ptsz, @function\n"
 	"cudaWaitExternalSemaphoresAsync_ptsz:\n"
-	"	jmp *cudastub_cudart_opaque_slots+64(%rip)\n"
+	"	jmp *cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz(%rip)\n"
 	"	.size cudaWaitExternalSemaphoresAsync_ptsz, .-cudaWaitExternalSemaphoresAsync_ptsz\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_8\n"
-	"	.type cudastub_cudart_opaque_resolve_8, @function\n"
-	"cudastub_cudart_opaque_resolve_8:\n"
-	"	mov $8, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
-	"	.p2align 4\n"
-	"	.type cudastub_cudart_opaque_resolve, @function\n"
-	"cudastub_cudart_opaque_resolve:\n"
-	"	push %rbp\n"
-	"	mov %rsp, %rbp\n"
-	"	push %rdi\n"
-	"	push %rsi\n"
-	"	push %rdx\n"
-	"	push %rcx\n"
-	"	push %r8\n"
-	"	push %r9\n"
-	"	push %rax\n"
-	"	push %r10\n"
-	"	sub $128, %rsp\n"
-	"	movdqu %xmm0, 0(%rsp)\n"
-	"	movdqu %xmm1, 16(%rsp)\n"
-	"	movdqu %xmm2, 32(%rsp)\n"
-	"	movdqu %xmm3, 48(%rsp)\n"
-	"	movdqu %xmm4, 64(%rsp)\n"
-	"	movdqu %xmm5, 80(%rsp)\n"
-	"	movdqu %xmm6, 96(%rsp)\n"
-	"	movdqu %xmm7, 112(%rsp)\n"
-	"	mov %r11d, %edi\n"
-	"	call cudastub_cudart_opaque_bind\n"
-	"	mov %rax, %r11\n"
-	"	movdqu 0(%rsp), %xmm0\n"
-	"	movdqu 16(%rsp), %xmm1\n"
-	"	movdqu 32(%rsp), %xmm2\n"
-	"	movdqu 48(%rsp), %xmm3\n"
-	"	movdqu 64(%rsp), %xmm4\n"
-	"	movdqu 80(%rsp), %xmm5\n"
-	"	movdqu 96(%rsp), %xmm6\n"
-	"	movdqu 112(%rsp), %xmm7\n"
-	"	add $128, %rsp\n"
-	"	pop %r10\n"
-	"	pop %rax\n"
-	"	pop %r9\n"
-	"	pop %r8\n"
-	"	pop %rcx\n"
-	"	pop %rdx\n"
-	"	pop %rsi\n"
-	"	pop %rdi\n"
-	"	pop %rbp\n"
-	"	jmp *%r11\n"
+	"	.hidden cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, .-cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz\n"
+	"	.popsection\n"
 );
 
 #endif /* __x86_64__ */

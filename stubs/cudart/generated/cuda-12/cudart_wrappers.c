@@ -423,18 +423,18 @@ const struct cudastub_function cudastub_cudart_functions[] = {
 
 /* __cudaGetKernel */
 typedef cudaError_t (*__cudaGetKernel_fn)(cudaKernel_t *a0, const void *a1);
-static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
-static _Atomic(__cudaGetKernel_fn) __cudaGetKernel_slot = __cudaGetKernel_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&__cudaGetKernel_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t __cudaGetKernel_unavailable(cudaKernel_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaGetKernel]);
+}
+static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
+static _Atomic(__cudaGetKernel_fn) __cudaGetKernel_slot = __cudaGetKernel_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&__cudaGetKernel_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
@@ -449,18 +449,18 @@ static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 
 /* __cudaInitModule */
 typedef char (*__cudaInitModule_fn)(void **a0);
-static char __cudaInitModule_resolve(void **a0);
-static _Atomic(__cudaInitModule_fn) __cudaInitModule_slot = __cudaInitModule_resolve;
-CUDASTUB_EXPORT char __cudaInitModule(void **a0)
-{
-	return atomic_load_explicit(&__cudaInitModule_slot, memory_order_acquire)(a0);
-}
 static char __cudaInitModule_unavailable(void **a0)
 {
 	(void)a0;
 	char zero;
 	memset(&zero, 0, sizeof zero);
 	return zero;
+}
+static char __cudaInitModule_resolve(void **a0);
+static _Atomic(__cudaInitModule_fn) __cudaInitModule_slot = __cudaInitModule_resolve;
+CUDASTUB_EXPORT char __cudaInitModule(void **a0)
+{
+	return atomic_load_explicit(&__cudaInitModule_slot, memory_order_acquire)(a0);
 }
 static char __cudaInitModule_resolve(void **a0)
 {
@@ -475,12 +475,6 @@ static char __cudaInitModule_resolve(void **a0)
 
 /* __cudaLaunchKernel */
 typedef cudaError_t (*__cudaLaunchKernel_fn)(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(__cudaLaunchKernel_fn) __cudaLaunchKernel_slot = __cudaLaunchKernel_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&__cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t __cudaLaunchKernel_unavailable(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -492,6 +486,44 @@ static cudaError_t __cudaLaunchKernel_unavailable(cudaKernel_t a0, dim3 a1, dim3
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaLaunchKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaLaunchKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaLaunchKernel = cudastub_cudart_resolve___cudaLaunchKernel;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaLaunchKernel(void);
+void *cudastub_cudart_bind___cudaLaunchKernel(void)
+{
+	__cudaLaunchKernel_fn fn = (__cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaLaunchKernel]);
+
+	if (!fn)
+		fn = __cudaLaunchKernel_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaLaunchKernel\n"
+	"	.type __cudaLaunchKernel, @function\n"
+	"__cudaLaunchKernel:\n"
+	"	jmp *cudastub_cudart_slot___cudaLaunchKernel(%rip)\n"
+	"	.size __cudaLaunchKernel, .-__cudaLaunchKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaLaunchKernel\n"
+	"	.type cudastub_cudart_resolve___cudaLaunchKernel, @function\n"
+	"cudastub_cudart_resolve___cudaLaunchKernel:\n"
+	"	lea cudastub_cudart_bind___cudaLaunchKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaLaunchKernel, .-cudastub_cudart_resolve___cudaLaunchKernel\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(__cudaLaunchKernel_fn) __cudaLaunchKernel_slot = __cudaLaunchKernel_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&__cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	__cudaLaunchKernel_fn fn = (__cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -502,15 +534,10 @@ static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2,
 	atomic_store_explicit(&__cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* __cudaLaunchKernel_ptsz */
 typedef cudaError_t (*__cudaLaunchKernel_ptsz_fn)(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(__cudaLaunchKernel_ptsz_fn) __cudaLaunchKernel_ptsz_slot = __cudaLaunchKernel_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&__cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t __cudaLaunchKernel_ptsz_unavailable(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -522,6 +549,44 @@ static cudaError_t __cudaLaunchKernel_ptsz_unavailable(cudaKernel_t a0, dim3 a1,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaLaunchKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaLaunchKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaLaunchKernel_ptsz = cudastub_cudart_resolve___cudaLaunchKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaLaunchKernel_ptsz(void);
+void *cudastub_cudart_bind___cudaLaunchKernel_ptsz(void)
+{
+	__cudaLaunchKernel_ptsz_fn fn = (__cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaLaunchKernel_ptsz]);
+
+	if (!fn)
+		fn = __cudaLaunchKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaLaunchKernel_ptsz\n"
+	"	.type __cudaLaunchKernel_ptsz, @function\n"
+	"__cudaLaunchKernel_ptsz:\n"
+	"	jmp *cudastub_cudart_slot___cudaLaunchKernel_ptsz(%rip)\n"
+	"	.size __cudaLaunchKernel_ptsz, .-__cudaLaunchKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaLaunchKernel_ptsz\n"
+	"	.type cudastub_cudart_resolve___cudaLaunchKernel_ptsz, @function\n"
+	"cudastub_cudart_resolve___cudaLaunchKernel_ptsz:\n"
+	"	lea cudastub_cudart_bind___cudaLaunchKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaLaunchKernel_ptsz, .-cudastub_cudart_resolve___cudaLaunchKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(__cudaLaunchKernel_ptsz_fn) __cudaLaunchKernel_ptsz_slot = __cudaLaunchKernel_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&__cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	__cudaLaunchKernel_ptsz_fn fn = (__cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -532,15 +597,10 @@ static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim
 	atomic_store_explicit(&__cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* __cudaPopCallConfiguration */
 typedef cudaError_t (*__cudaPopCallConfiguration_fn)(dim3 *a0, dim3 *a1, size_t *a2, void *a3);
-static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t *a2, void *a3);
-static _Atomic(__cudaPopCallConfiguration_fn) __cudaPopCallConfiguration_slot = __cudaPopCallConfiguration_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
-{
-	return atomic_load_explicit(&__cudaPopCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t __cudaPopCallConfiguration_unavailable(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
 {
 	(void)a0;
@@ -549,6 +609,12 @@ static cudaError_t __cudaPopCallConfiguration_unavailable(dim3 *a0, dim3 *a1, si
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaPopCallConfiguration]);
+}
+static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t *a2, void *a3);
+static _Atomic(__cudaPopCallConfiguration_fn) __cudaPopCallConfiguration_slot = __cudaPopCallConfiguration_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
+{
+	return atomic_load_explicit(&__cudaPopCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
 {
@@ -563,12 +629,6 @@ static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t
 
 /* __cudaPushCallConfiguration */
 typedef unsigned int (*__cudaPushCallConfiguration_fn)(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3);
-static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3);
-static _Atomic(__cudaPushCallConfiguration_fn) __cudaPushCallConfiguration_slot = __cudaPushCallConfiguration_resolve;
-CUDASTUB_EXPORT unsigned int __cudaPushCallConfiguration(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
-{
-	return atomic_load_explicit(&__cudaPushCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static unsigned int __cudaPushCallConfiguration_unavailable(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
 {
 	(void)a0;
@@ -578,6 +638,44 @@ static unsigned int __cudaPushCallConfiguration_unavailable(dim3 a0, dim3 a1, si
 	unsigned int zero;
 	memset(&zero, 0, sizeof zero);
 	return zero;
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaPushCallConfiguration[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaPushCallConfiguration = cudastub_cudart_resolve___cudaPushCallConfiguration;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaPushCallConfiguration(void);
+void *cudastub_cudart_bind___cudaPushCallConfiguration(void)
+{
+	__cudaPushCallConfiguration_fn fn = (__cudaPushCallConfiguration_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaPushCallConfiguration]);
+
+	if (!fn)
+		fn = __cudaPushCallConfiguration_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaPushCallConfiguration, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaPushCallConfiguration\n"
+	"	.type __cudaPushCallConfiguration, @function\n"
+	"__cudaPushCallConfiguration:\n"
+	"	jmp *cudastub_cudart_slot___cudaPushCallConfiguration(%rip)\n"
+	"	.size __cudaPushCallConfiguration, .-__cudaPushCallConfiguration\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaPushCallConfiguration\n"
+	"	.type cudastub_cudart_resolve___cudaPushCallConfiguration, @function\n"
+	"cudastub_cudart_resolve___cudaPushCallConfiguration:\n"
+	"	lea cudastub_cudart_bind___cudaPushCallConfiguration(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaPushCallConfiguration, .-cudastub_cudart_resolve___cudaPushCallConfiguration\n"
+	"	.popsection\n"
+);
+#else
+static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3);
+static _Atomic(__cudaPushCallConfiguration_fn) __cudaPushCallConfiguration_slot = __cudaPushCallConfiguration_resolve;
+CUDASTUB_EXPORT unsigned int __cudaPushCallConfiguration(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
+{
+	return atomic_load_explicit(&__cudaPushCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
 {
@@ -589,19 +687,20 @@ static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t
 	atomic_store_explicit(&__cudaPushCallConfiguration_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* __cudaRegisterFatBinary */
 typedef void ** (*__cudaRegisterFatBinary_fn)(void *a0);
+static void ** __cudaRegisterFatBinary_unavailable(void *a0)
+{
+	(void)a0;
+	return NULL;
+}
 static void ** __cudaRegisterFatBinary_resolve(void *a0);
 static _Atomic(__cudaRegisterFatBinary_fn) __cudaRegisterFatBinary_slot = __cudaRegisterFatBinary_resolve;
 CUDASTUB_EXPORT void ** __cudaRegisterFatBinary(void *a0)
 {
 	return atomic_load_explicit(&__cudaRegisterFatBinary_slot, memory_order_acquire)(a0);
-}
-static void ** __cudaRegisterFatBinary_unavailable(void *a0)
-{
-	(void)a0;
-	return NULL;
 }
 static void ** __cudaRegisterFatBinary_resolve(void *a0)
 {
@@ -616,15 +715,15 @@ static void ** __cudaRegisterFatBinary_resolve(void *a0)
 
 /* __cudaRegisterFatBinaryEnd */
 typedef void (*__cudaRegisterFatBinaryEnd_fn)(void **a0);
+static void __cudaRegisterFatBinaryEnd_unavailable(void **a0)
+{
+	(void)a0;
+}
 static void __cudaRegisterFatBinaryEnd_resolve(void **a0);
 static _Atomic(__cudaRegisterFatBinaryEnd_fn) __cudaRegisterFatBinaryEnd_slot = __cudaRegisterFatBinaryEnd_resolve;
 CUDASTUB_EXPORT void __cudaRegisterFatBinaryEnd(void **a0)
 {
 	atomic_load_explicit(&__cudaRegisterFatBinaryEnd_slot, memory_order_acquire)(a0);
-}
-static void __cudaRegisterFatBinaryEnd_unavailable(void **a0)
-{
-	(void)a0;
 }
 static void __cudaRegisterFatBinaryEnd_resolve(void **a0)
 {
@@ -639,12 +738,6 @@ static void __cudaRegisterFatBinaryEnd_resolve(void **a0)
 
 /* __cudaRegisterFunction */
 typedef void (*__cudaRegisterFunction_fn)(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
-static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
-static _Atomic(__cudaRegisterFunction_fn) __cudaRegisterFunction_slot = __cudaRegisterFunction_resolve;
-CUDASTUB_EXPORT void __cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
-{
-	atomic_load_explicit(&__cudaRegisterFunction_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-}
 static void __cudaRegisterFunction_unavailable(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
 {
 	(void)a0;
@@ -658,6 +751,44 @@ static void __cudaRegisterFunction_unavailable(void **a0, const char *a1, char *
 	(void)a8;
 	(void)a9;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaRegisterFunction[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterFunction = cudastub_cudart_resolve___cudaRegisterFunction;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterFunction(void);
+void *cudastub_cudart_bind___cudaRegisterFunction(void)
+{
+	__cudaRegisterFunction_fn fn = (__cudaRegisterFunction_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaRegisterFunction]);
+
+	if (!fn)
+		fn = __cudaRegisterFunction_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterFunction, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaRegisterFunction\n"
+	"	.type __cudaRegisterFunction, @function\n"
+	"__cudaRegisterFunction:\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterFunction(%rip)\n"
+	"	.size __cudaRegisterFunction, .-__cudaRegisterFunction\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterFunction\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterFunction, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterFunction:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterFunction(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterFunction, .-cudastub_cudart_resolve___cudaRegisterFunction\n"
+	"	.popsection\n"
+);
+#else
+static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
+static _Atomic(__cudaRegisterFunction_fn) __cudaRegisterFunction_slot = __cudaRegisterFunction_resolve;
+CUDASTUB_EXPORT void __cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
+{
+	atomic_load_explicit(&__cudaRegisterFunction_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+}
 static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
 {
 	__cudaRegisterFunction_fn fn = (__cudaRegisterFunction_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -668,15 +799,10 @@ static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, 
 	atomic_store_explicit(&__cudaRegisterFunction_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
+#endif
 
 /* __cudaRegisterManagedVar */
 typedef void (*__cudaRegisterManagedVar_fn)(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static _Atomic(__cudaRegisterManagedVar_fn) __cudaRegisterManagedVar_slot = __cudaRegisterManagedVar_resolve;
-CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
-{
-	atomic_load_explicit(&__cudaRegisterManagedVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static void __cudaRegisterManagedVar_unavailable(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	(void)a0;
@@ -688,6 +814,44 @@ static void __cudaRegisterManagedVar_unavailable(void **a0, void **a1, char *a2,
 	(void)a6;
 	(void)a7;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaRegisterManagedVar[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterManagedVar = cudastub_cudart_resolve___cudaRegisterManagedVar;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterManagedVar(void);
+void *cudastub_cudart_bind___cudaRegisterManagedVar(void)
+{
+	__cudaRegisterManagedVar_fn fn = (__cudaRegisterManagedVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaRegisterManagedVar]);
+
+	if (!fn)
+		fn = __cudaRegisterManagedVar_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterManagedVar, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaRegisterManagedVar\n"
+	"	.type __cudaRegisterManagedVar, @function\n"
+	"__cudaRegisterManagedVar:\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterManagedVar(%rip)\n"
+	"	.size __cudaRegisterManagedVar, .-__cudaRegisterManagedVar\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterManagedVar\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterManagedVar, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterManagedVar:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterManagedVar(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterManagedVar, .-cudastub_cudart_resolve___cudaRegisterManagedVar\n"
+	"	.popsection\n"
+);
+#else
+static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+static _Atomic(__cudaRegisterManagedVar_fn) __cudaRegisterManagedVar_slot = __cudaRegisterManagedVar_resolve;
+CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+{
+	atomic_load_explicit(&__cudaRegisterManagedVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	__cudaRegisterManagedVar_fn fn = (__cudaRegisterManagedVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -698,15 +862,10 @@ static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, con
 	atomic_store_explicit(&__cudaRegisterManagedVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* __cudaRegisterVar */
 typedef void (*__cudaRegisterVar_fn)(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static _Atomic(__cudaRegisterVar_fn) __cudaRegisterVar_slot = __cudaRegisterVar_resolve;
-CUDASTUB_EXPORT void __cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
-{
-	atomic_load_explicit(&__cudaRegisterVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static void __cudaRegisterVar_unavailable(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	(void)a0;
@@ -718,6 +877,44 @@ static void __cudaRegisterVar_unavailable(void **a0, char *a1, char *a2, const c
 	(void)a6;
 	(void)a7;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaRegisterVar[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterVar = cudastub_cudart_resolve___cudaRegisterVar;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterVar(void);
+void *cudastub_cudart_bind___cudaRegisterVar(void)
+{
+	__cudaRegisterVar_fn fn = (__cudaRegisterVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaRegisterVar]);
+
+	if (!fn)
+		fn = __cudaRegisterVar_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterVar, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaRegisterVar\n"
+	"	.type __cudaRegisterVar, @function\n"
+	"__cudaRegisterVar:\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterVar(%rip)\n"
+	"	.size __cudaRegisterVar, .-__cudaRegisterVar\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterVar\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterVar, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterVar:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterVar(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterVar, .-cudastub_cudart_resolve___cudaRegisterVar\n"
+	"	.popsection\n"
+);
+#else
+static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+static _Atomic(__cudaRegisterVar_fn) __cudaRegisterVar_slot = __cudaRegisterVar_resolve;
+CUDASTUB_EXPORT void __cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+{
+	atomic_load_explicit(&__cudaRegisterVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	__cudaRegisterVar_fn fn = (__cudaRegisterVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -728,18 +925,19 @@ static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char 
 	atomic_store_explicit(&__cudaRegisterVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* __cudaUnregisterFatBinary */
 typedef void (*__cudaUnregisterFatBinary_fn)(void **a0);
+static void __cudaUnregisterFatBinary_unavailable(void **a0)
+{
+	(void)a0;
+}
 static void __cudaUnregisterFatBinary_resolve(void **a0);
 static _Atomic(__cudaUnregisterFatBinary_fn) __cudaUnregisterFatBinary_slot = __cudaUnregisterFatBinary_resolve;
 CUDASTUB_EXPORT void __cudaUnregisterFatBinary(void **a0)
 {
 	atomic_load_explicit(&__cudaUnregisterFatBinary_slot, memory_order_acquire)(a0);
-}
-static void __cudaUnregisterFatBinary_unavailable(void **a0)
-{
-	(void)a0;
 }
 static void __cudaUnregisterFatBinary_resolve(void **a0)
 {
@@ -754,12 +952,6 @@ static void __cudaUnregisterFatBinary_resolve(void **a0)
 
 /* cudaArrayGetInfo */
 typedef cudaError_t (*cudaArrayGetInfo_fn)(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3);
-static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3);
-static _Atomic(cudaArrayGetInfo_fn) cudaArrayGetInfo_slot = cudaArrayGetInfo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
-{
-	return atomic_load_explicit(&cudaArrayGetInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaArrayGetInfo_unavailable(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
 {
 	(void)a0;
@@ -768,6 +960,12 @@ static cudaError_t cudaArrayGetInfo_unavailable(struct cudaChannelFormatDesc *a0
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetInfo]);
+}
+static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3);
+static _Atomic(cudaArrayGetInfo_fn) cudaArrayGetInfo_slot = cudaArrayGetInfo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
+{
+	return atomic_load_explicit(&cudaArrayGetInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
 {
@@ -782,12 +980,6 @@ static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, st
 
 /* cudaArrayGetMemoryRequirements */
 typedef cudaError_t (*cudaArrayGetMemoryRequirements_fn)(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2);
-static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2);
-static _Atomic(cudaArrayGetMemoryRequirements_fn) cudaArrayGetMemoryRequirements_slot = cudaArrayGetMemoryRequirements_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
-{
-	return atomic_load_explicit(&cudaArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaArrayGetMemoryRequirements_unavailable(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
 {
 	(void)a0;
@@ -795,6 +987,12 @@ static cudaError_t cudaArrayGetMemoryRequirements_unavailable(struct cudaArrayMe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetMemoryRequirements]);
+}
+static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2);
+static _Atomic(cudaArrayGetMemoryRequirements_fn) cudaArrayGetMemoryRequirements_slot = cudaArrayGetMemoryRequirements_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
+{
+	return atomic_load_explicit(&cudaArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
 {
@@ -809,12 +1007,6 @@ static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemory
 
 /* cudaArrayGetPlane */
 typedef cudaError_t (*cudaArrayGetPlane_fn)(cudaArray_t *a0, cudaArray_t a1, unsigned int a2);
-static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, unsigned int a2);
-static _Atomic(cudaArrayGetPlane_fn) cudaArrayGetPlane_slot = cudaArrayGetPlane_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetPlane(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaArrayGetPlane_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaArrayGetPlane_unavailable(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -822,6 +1014,12 @@ static cudaError_t cudaArrayGetPlane_unavailable(cudaArray_t *a0, cudaArray_t a1
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetPlane]);
+}
+static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, unsigned int a2);
+static _Atomic(cudaArrayGetPlane_fn) cudaArrayGetPlane_slot = cudaArrayGetPlane_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetPlane(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaArrayGetPlane_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
 {
@@ -836,18 +1034,18 @@ static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, un
 
 /* cudaArrayGetSparseProperties */
 typedef cudaError_t (*cudaArrayGetSparseProperties_fn)(struct cudaArraySparseProperties *a0, cudaArray_t a1);
-static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaArray_t a1);
-static _Atomic(cudaArrayGetSparseProperties_fn) cudaArrayGetSparseProperties_slot = cudaArrayGetSparseProperties_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaArray_t a1)
-{
-	return atomic_load_explicit(&cudaArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaArrayGetSparseProperties_unavailable(struct cudaArraySparseProperties *a0, cudaArray_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetSparseProperties]);
+}
+static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaArray_t a1);
+static _Atomic(cudaArrayGetSparseProperties_fn) cudaArrayGetSparseProperties_slot = cudaArrayGetSparseProperties_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaArray_t a1)
+{
+	return atomic_load_explicit(&cudaArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaArray_t a1)
 {
@@ -862,18 +1060,18 @@ static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparsePr
 
 /* cudaChooseDevice */
 typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
-static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp *a1);
-static _Atomic(cudaChooseDevice_fn) cudaChooseDevice_slot = cudaChooseDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaChooseDevice(int *a0, const struct cudaDeviceProp *a1)
-{
-	return atomic_load_explicit(&cudaChooseDevice_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaChooseDevice_unavailable(int *a0, const struct cudaDeviceProp *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaChooseDevice]);
+}
+static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp *a1);
+static _Atomic(cudaChooseDevice_fn) cudaChooseDevice_slot = cudaChooseDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaChooseDevice(int *a0, const struct cudaDeviceProp *a1)
+{
+	return atomic_load_explicit(&cudaChooseDevice_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp *a1)
 {
@@ -888,12 +1086,6 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 
 /* cudaCreateChannelDesc */
 typedef struct cudaChannelFormatDesc (*cudaCreateChannelDesc_fn)(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
-static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
-static _Atomic(cudaCreateChannelDesc_fn) cudaCreateChannelDesc_slot = cudaCreateChannelDesc_resolve;
-CUDASTUB_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
-{
-	return atomic_load_explicit(&cudaCreateChannelDesc_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static struct cudaChannelFormatDesc cudaCreateChannelDesc_unavailable(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
 {
 	(void)a0;
@@ -905,6 +1097,44 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_unavailable(int a0, in
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaCreateChannelDesc[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaCreateChannelDesc = cudastub_cudart_resolve_cudaCreateChannelDesc;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaCreateChannelDesc(void);
+void *cudastub_cudart_bind_cudaCreateChannelDesc(void)
+{
+	cudaCreateChannelDesc_fn fn = (cudaCreateChannelDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaCreateChannelDesc]);
+
+	if (!fn)
+		fn = cudaCreateChannelDesc_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateChannelDesc, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaCreateChannelDesc\n"
+	"	.type cudaCreateChannelDesc, @function\n"
+	"cudaCreateChannelDesc:\n"
+	"	jmp *cudastub_cudart_slot_cudaCreateChannelDesc(%rip)\n"
+	"	.size cudaCreateChannelDesc, .-cudaCreateChannelDesc\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaCreateChannelDesc\n"
+	"	.type cudastub_cudart_resolve_cudaCreateChannelDesc, @function\n"
+	"cudastub_cudart_resolve_cudaCreateChannelDesc:\n"
+	"	lea cudastub_cudart_bind_cudaCreateChannelDesc(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaCreateChannelDesc, .-cudastub_cudart_resolve_cudaCreateChannelDesc\n"
+	"	.popsection\n"
+);
+#else
+static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
+static _Atomic(cudaCreateChannelDesc_fn) cudaCreateChannelDesc_slot = cudaCreateChannelDesc_resolve;
+CUDASTUB_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
+{
+	return atomic_load_explicit(&cudaCreateChannelDesc_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
+}
 static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
 {
 	cudaCreateChannelDesc_fn fn = (cudaCreateChannelDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -915,21 +1145,22 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1
 	atomic_store_explicit(&cudaCreateChannelDesc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaCreateSurfaceObject */
 typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
-static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
-static _Atomic(cudaCreateSurfaceObject_fn) cudaCreateSurfaceObject_slot = cudaCreateSurfaceObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
-{
-	return atomic_load_explicit(&cudaCreateSurfaceObject_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaCreateSurfaceObject_unavailable(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaCreateSurfaceObject]);
+}
+static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
+static _Atomic(cudaCreateSurfaceObject_fn) cudaCreateSurfaceObject_slot = cudaCreateSurfaceObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
+{
+	return atomic_load_explicit(&cudaCreateSurfaceObject_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
 {
@@ -944,12 +1175,6 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 
 /* cudaCreateTextureObject */
 typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
-static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
-static _Atomic(cudaCreateTextureObject_fn) cudaCreateTextureObject_slot = cudaCreateTextureObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
-{
-	return atomic_load_explicit(&cudaCreateTextureObject_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaCreateTextureObject_unavailable(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
 {
 	(void)a0;
@@ -958,6 +1183,12 @@ static cudaError_t cudaCreateTextureObject_unavailable(cudaTextureObject_t *a0, 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaCreateTextureObject]);
+}
+static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
+static _Atomic(cudaCreateTextureObject_fn) cudaCreateTextureObject_slot = cudaCreateTextureObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
+{
+	return atomic_load_explicit(&cudaCreateTextureObject_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
 {
@@ -972,16 +1203,16 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 
 /* cudaCtxResetPersistingL2Cache */
 typedef cudaError_t (*cudaCtxResetPersistingL2Cache_fn)(void);
+static cudaError_t cudaCtxResetPersistingL2Cache_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaCtxResetPersistingL2Cache]);
+}
 static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void);
 static _Atomic(cudaCtxResetPersistingL2Cache_fn) cudaCtxResetPersistingL2Cache_slot = cudaCtxResetPersistingL2Cache_resolve;
 CUDASTUB_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void)
 {
 	return atomic_load_explicit(&cudaCtxResetPersistingL2Cache_slot, memory_order_acquire)();
-}
-static cudaError_t cudaCtxResetPersistingL2Cache_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaCtxResetPersistingL2Cache]);
 }
 static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void)
 {
@@ -996,17 +1227,17 @@ static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void)
 
 /* cudaDestroyExternalMemory */
 typedef cudaError_t (*cudaDestroyExternalMemory_fn)(cudaExternalMemory_t a0);
-static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0);
-static _Atomic(cudaDestroyExternalMemory_fn) cudaDestroyExternalMemory_slot = cudaDestroyExternalMemory_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t a0)
-{
-	return atomic_load_explicit(&cudaDestroyExternalMemory_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroyExternalMemory_unavailable(cudaExternalMemory_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroyExternalMemory]);
+}
+static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0);
+static _Atomic(cudaDestroyExternalMemory_fn) cudaDestroyExternalMemory_slot = cudaDestroyExternalMemory_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t a0)
+{
+	return atomic_load_explicit(&cudaDestroyExternalMemory_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0)
 {
@@ -1021,17 +1252,17 @@ static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0)
 
 /* cudaDestroyExternalSemaphore */
 typedef cudaError_t (*cudaDestroyExternalSemaphore_fn)(cudaExternalSemaphore_t a0);
-static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t a0);
-static _Atomic(cudaDestroyExternalSemaphore_fn) cudaDestroyExternalSemaphore_slot = cudaDestroyExternalSemaphore_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t a0)
-{
-	return atomic_load_explicit(&cudaDestroyExternalSemaphore_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroyExternalSemaphore_unavailable(cudaExternalSemaphore_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroyExternalSemaphore]);
+}
+static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t a0);
+static _Atomic(cudaDestroyExternalSemaphore_fn) cudaDestroyExternalSemaphore_slot = cudaDestroyExternalSemaphore_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t a0)
+{
+	return atomic_load_explicit(&cudaDestroyExternalSemaphore_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t a0)
 {
@@ -1046,17 +1277,17 @@ static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t 
 
 /* cudaDestroySurfaceObject */
 typedef cudaError_t (*cudaDestroySurfaceObject_fn)(cudaSurfaceObject_t a0);
-static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0);
-static _Atomic(cudaDestroySurfaceObject_fn) cudaDestroySurfaceObject_slot = cudaDestroySurfaceObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t a0)
-{
-	return atomic_load_explicit(&cudaDestroySurfaceObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroySurfaceObject_unavailable(cudaSurfaceObject_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroySurfaceObject]);
+}
+static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0);
+static _Atomic(cudaDestroySurfaceObject_fn) cudaDestroySurfaceObject_slot = cudaDestroySurfaceObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t a0)
+{
+	return atomic_load_explicit(&cudaDestroySurfaceObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0)
 {
@@ -1071,17 +1302,17 @@ static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0)
 
 /* cudaDestroyTextureObject */
 typedef cudaError_t (*cudaDestroyTextureObject_fn)(cudaTextureObject_t a0);
-static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0);
-static _Atomic(cudaDestroyTextureObject_fn) cudaDestroyTextureObject_slot = cudaDestroyTextureObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t a0)
-{
-	return atomic_load_explicit(&cudaDestroyTextureObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroyTextureObject_unavailable(cudaTextureObject_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroyTextureObject]);
+}
+static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0);
+static _Atomic(cudaDestroyTextureObject_fn) cudaDestroyTextureObject_slot = cudaDestroyTextureObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t a0)
+{
+	return atomic_load_explicit(&cudaDestroyTextureObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0)
 {
@@ -1096,12 +1327,6 @@ static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0)
 
 /* cudaDeviceCanAccessPeer */
 typedef cudaError_t (*cudaDeviceCanAccessPeer_fn)(int *a0, int a1, int a2);
-static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2);
-static _Atomic(cudaDeviceCanAccessPeer_fn) cudaDeviceCanAccessPeer_slot = cudaDeviceCanAccessPeer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *a0, int a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceCanAccessPeer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceCanAccessPeer_unavailable(int *a0, int a1, int a2)
 {
 	(void)a0;
@@ -1109,6 +1334,12 @@ static cudaError_t cudaDeviceCanAccessPeer_unavailable(int *a0, int a1, int a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceCanAccessPeer]);
+}
+static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2);
+static _Atomic(cudaDeviceCanAccessPeer_fn) cudaDeviceCanAccessPeer_slot = cudaDeviceCanAccessPeer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *a0, int a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceCanAccessPeer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2)
 {
@@ -1123,17 +1354,17 @@ static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2)
 
 /* cudaDeviceDisablePeerAccess */
 typedef cudaError_t (*cudaDeviceDisablePeerAccess_fn)(int a0);
-static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0);
-static _Atomic(cudaDeviceDisablePeerAccess_fn) cudaDeviceDisablePeerAccess_slot = cudaDeviceDisablePeerAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int a0)
-{
-	return atomic_load_explicit(&cudaDeviceDisablePeerAccess_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceDisablePeerAccess_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceDisablePeerAccess]);
+}
+static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0);
+static _Atomic(cudaDeviceDisablePeerAccess_fn) cudaDeviceDisablePeerAccess_slot = cudaDeviceDisablePeerAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int a0)
+{
+	return atomic_load_explicit(&cudaDeviceDisablePeerAccess_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0)
 {
@@ -1148,18 +1379,18 @@ static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0)
 
 /* cudaDeviceEnablePeerAccess */
 typedef cudaError_t (*cudaDeviceEnablePeerAccess_fn)(int a0, unsigned int a1);
-static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1);
-static _Atomic(cudaDeviceEnablePeerAccess_fn) cudaDeviceEnablePeerAccess_slot = cudaDeviceEnablePeerAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaDeviceEnablePeerAccess_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceEnablePeerAccess_unavailable(int a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceEnablePeerAccess]);
+}
+static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1);
+static _Atomic(cudaDeviceEnablePeerAccess_fn) cudaDeviceEnablePeerAccess_slot = cudaDeviceEnablePeerAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaDeviceEnablePeerAccess_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1)
 {
@@ -1174,18 +1405,18 @@ static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1)
 
 /* cudaDeviceFlushGPUDirectRDMAWrites */
 typedef cudaError_t (*cudaDeviceFlushGPUDirectRDMAWrites_fn)(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1);
-static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1);
-static _Atomic(cudaDeviceFlushGPUDirectRDMAWrites_fn) cudaDeviceFlushGPUDirectRDMAWrites_slot = cudaDeviceFlushGPUDirectRDMAWrites_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
-{
-	return atomic_load_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_unavailable(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceFlushGPUDirectRDMAWrites]);
+}
+static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1);
+static _Atomic(cudaDeviceFlushGPUDirectRDMAWrites_fn) cudaDeviceFlushGPUDirectRDMAWrites_slot = cudaDeviceFlushGPUDirectRDMAWrites_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
+{
+	return atomic_load_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
 {
@@ -1200,12 +1431,6 @@ static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUD
 
 /* cudaDeviceGetAttribute */
 typedef cudaError_t (*cudaDeviceGetAttribute_fn)(int *a0, enum cudaDeviceAttr a1, int a2);
-static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a1, int a2);
-static _Atomic(cudaDeviceGetAttribute_fn) cudaDeviceGetAttribute_slot = cudaDeviceGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetAttribute(int *a0, enum cudaDeviceAttr a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetAttribute_unavailable(int *a0, enum cudaDeviceAttr a1, int a2)
 {
 	(void)a0;
@@ -1213,6 +1438,12 @@ static cudaError_t cudaDeviceGetAttribute_unavailable(int *a0, enum cudaDeviceAt
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetAttribute]);
+}
+static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a1, int a2);
+static _Atomic(cudaDeviceGetAttribute_fn) cudaDeviceGetAttribute_slot = cudaDeviceGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetAttribute(int *a0, enum cudaDeviceAttr a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a1, int a2)
 {
@@ -1227,18 +1458,18 @@ static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a
 
 /* cudaDeviceGetByPCIBusId */
 typedef cudaError_t (*cudaDeviceGetByPCIBusId_fn)(int *a0, const char *a1);
-static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1);
-static _Atomic(cudaDeviceGetByPCIBusId_fn) cudaDeviceGetByPCIBusId_slot = cudaDeviceGetByPCIBusId_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *a0, const char *a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetByPCIBusId_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetByPCIBusId_unavailable(int *a0, const char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetByPCIBusId]);
+}
+static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1);
+static _Atomic(cudaDeviceGetByPCIBusId_fn) cudaDeviceGetByPCIBusId_slot = cudaDeviceGetByPCIBusId_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *a0, const char *a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetByPCIBusId_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1)
 {
@@ -1253,17 +1484,17 @@ static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1)
 
 /* cudaDeviceGetCacheConfig */
 typedef cudaError_t (*cudaDeviceGetCacheConfig_fn)(enum cudaFuncCache *a0);
-static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0);
-static _Atomic(cudaDeviceGetCacheConfig_fn) cudaDeviceGetCacheConfig_slot = cudaDeviceGetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *a0)
-{
-	return atomic_load_explicit(&cudaDeviceGetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceGetCacheConfig_unavailable(enum cudaFuncCache *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetCacheConfig]);
+}
+static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0);
+static _Atomic(cudaDeviceGetCacheConfig_fn) cudaDeviceGetCacheConfig_slot = cudaDeviceGetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *a0)
+{
+	return atomic_load_explicit(&cudaDeviceGetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0)
 {
@@ -1278,18 +1509,18 @@ static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0)
 
 /* cudaDeviceGetDefaultMemPool */
 typedef cudaError_t (*cudaDeviceGetDefaultMemPool_fn)(cudaMemPool_t *a0, int a1);
-static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1);
-static _Atomic(cudaDeviceGetDefaultMemPool_fn) cudaDeviceGetDefaultMemPool_slot = cudaDeviceGetDefaultMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *a0, int a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetDefaultMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetDefaultMemPool_unavailable(cudaMemPool_t *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetDefaultMemPool]);
+}
+static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1);
+static _Atomic(cudaDeviceGetDefaultMemPool_fn) cudaDeviceGetDefaultMemPool_slot = cudaDeviceGetDefaultMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *a0, int a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetDefaultMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1)
 {
@@ -1304,12 +1535,6 @@ static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1
 
 /* cudaDeviceGetGraphMemAttribute */
 typedef cudaError_t (*cudaDeviceGetGraphMemAttribute_fn)(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static _Atomic(cudaDeviceGetGraphMemAttribute_fn) cudaDeviceGetGraphMemAttribute_slot = cudaDeviceGetGraphMemAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetGraphMemAttribute_unavailable(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
 	(void)a0;
@@ -1317,6 +1542,12 @@ static cudaError_t cudaDeviceGetGraphMemAttribute_unavailable(int a0, enum cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetGraphMemAttribute]);
+}
+static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
+static _Atomic(cudaDeviceGetGraphMemAttribute_fn) cudaDeviceGetGraphMemAttribute_slot = cudaDeviceGetGraphMemAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
@@ -1331,18 +1562,18 @@ static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraph
 
 /* cudaDeviceGetLimit */
 typedef cudaError_t (*cudaDeviceGetLimit_fn)(size_t *a0, enum cudaLimit a1);
-static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1);
-static _Atomic(cudaDeviceGetLimit_fn) cudaDeviceGetLimit_slot = cudaDeviceGetLimit_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetLimit(size_t *a0, enum cudaLimit a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetLimit_unavailable(size_t *a0, enum cudaLimit a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetLimit]);
+}
+static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1);
+static _Atomic(cudaDeviceGetLimit_fn) cudaDeviceGetLimit_slot = cudaDeviceGetLimit_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetLimit(size_t *a0, enum cudaLimit a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetLimit_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 {
@@ -1357,18 +1588,18 @@ static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 
 /* cudaDeviceGetMemPool */
 typedef cudaError_t (*cudaDeviceGetMemPool_fn)(cudaMemPool_t *a0, int a1);
-static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1);
-static _Atomic(cudaDeviceGetMemPool_fn) cudaDeviceGetMemPool_slot = cudaDeviceGetMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *a0, int a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetMemPool_unavailable(cudaMemPool_t *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetMemPool]);
+}
+static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1);
+static _Atomic(cudaDeviceGetMemPool_fn) cudaDeviceGetMemPool_slot = cudaDeviceGetMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *a0, int a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1)
 {
@@ -1383,12 +1614,6 @@ static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1)
 
 /* cudaDeviceGetNvSciSyncAttributes */
 typedef cudaError_t (*cudaDeviceGetNvSciSyncAttributes_fn)(void *a0, int a1, int a2);
-static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, int a2);
-static _Atomic(cudaDeviceGetNvSciSyncAttributes_fn) cudaDeviceGetNvSciSyncAttributes_slot = cudaDeviceGetNvSciSyncAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetNvSciSyncAttributes(void *a0, int a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetNvSciSyncAttributes_unavailable(void *a0, int a1, int a2)
 {
 	(void)a0;
@@ -1396,6 +1621,12 @@ static cudaError_t cudaDeviceGetNvSciSyncAttributes_unavailable(void *a0, int a1
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetNvSciSyncAttributes]);
+}
+static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, int a2);
+static _Atomic(cudaDeviceGetNvSciSyncAttributes_fn) cudaDeviceGetNvSciSyncAttributes_slot = cudaDeviceGetNvSciSyncAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetNvSciSyncAttributes(void *a0, int a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, int a2)
 {
@@ -1410,12 +1641,6 @@ static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, in
 
 /* cudaDeviceGetP2PAttribute */
 typedef cudaError_t (*cudaDeviceGetP2PAttribute_fn)(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3);
-static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3);
-static _Atomic(cudaDeviceGetP2PAttribute_fn) cudaDeviceGetP2PAttribute_slot = cudaDeviceGetP2PAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
-{
-	return atomic_load_explicit(&cudaDeviceGetP2PAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaDeviceGetP2PAttribute_unavailable(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
 {
 	(void)a0;
@@ -1424,6 +1649,12 @@ static cudaError_t cudaDeviceGetP2PAttribute_unavailable(int *a0, enum cudaDevic
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetP2PAttribute]);
+}
+static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3);
+static _Atomic(cudaDeviceGetP2PAttribute_fn) cudaDeviceGetP2PAttribute_slot = cudaDeviceGetP2PAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
+{
+	return atomic_load_explicit(&cudaDeviceGetP2PAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
 {
@@ -1438,12 +1669,6 @@ static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2P
 
 /* cudaDeviceGetPCIBusId */
 typedef cudaError_t (*cudaDeviceGetPCIBusId_fn)(char *a0, int a1, int a2);
-static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2);
-static _Atomic(cudaDeviceGetPCIBusId_fn) cudaDeviceGetPCIBusId_slot = cudaDeviceGetPCIBusId_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *a0, int a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetPCIBusId_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetPCIBusId_unavailable(char *a0, int a1, int a2)
 {
 	(void)a0;
@@ -1451,6 +1676,12 @@ static cudaError_t cudaDeviceGetPCIBusId_unavailable(char *a0, int a1, int a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetPCIBusId]);
+}
+static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2);
+static _Atomic(cudaDeviceGetPCIBusId_fn) cudaDeviceGetPCIBusId_slot = cudaDeviceGetPCIBusId_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *a0, int a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetPCIBusId_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2)
 {
@@ -1465,17 +1696,17 @@ static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2)
 
 /* cudaDeviceGetSharedMemConfig */
 typedef cudaError_t (*cudaDeviceGetSharedMemConfig_fn)(enum cudaSharedMemConfig *a0);
-static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig *a0);
-static _Atomic(cudaDeviceGetSharedMemConfig_fn) cudaDeviceGetSharedMemConfig_slot = cudaDeviceGetSharedMemConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *a0)
-{
-	return atomic_load_explicit(&cudaDeviceGetSharedMemConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceGetSharedMemConfig_unavailable(enum cudaSharedMemConfig *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetSharedMemConfig]);
+}
+static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig *a0);
+static _Atomic(cudaDeviceGetSharedMemConfig_fn) cudaDeviceGetSharedMemConfig_slot = cudaDeviceGetSharedMemConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *a0)
+{
+	return atomic_load_explicit(&cudaDeviceGetSharedMemConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig *a0)
 {
@@ -1490,18 +1721,18 @@ static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig
 
 /* cudaDeviceGetStreamPriorityRange */
 typedef cudaError_t (*cudaDeviceGetStreamPriorityRange_fn)(int *a0, int *a1);
-static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1);
-static _Atomic(cudaDeviceGetStreamPriorityRange_fn) cudaDeviceGetStreamPriorityRange_slot = cudaDeviceGetStreamPriorityRange_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *a0, int *a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetStreamPriorityRange_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetStreamPriorityRange_unavailable(int *a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetStreamPriorityRange]);
+}
+static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1);
+static _Atomic(cudaDeviceGetStreamPriorityRange_fn) cudaDeviceGetStreamPriorityRange_slot = cudaDeviceGetStreamPriorityRange_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *a0, int *a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetStreamPriorityRange_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1)
 {
@@ -1516,12 +1747,6 @@ static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1)
 
 /* cudaDeviceGetTexture1DLinearMaxWidth */
 typedef cudaError_t (*cudaDeviceGetTexture1DLinearMaxWidth_fn)(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2);
-static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2);
-static _Atomic(cudaDeviceGetTexture1DLinearMaxWidth_fn) cudaDeviceGetTexture1DLinearMaxWidth_slot = cudaDeviceGetTexture1DLinearMaxWidth_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_unavailable(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
 {
 	(void)a0;
@@ -1529,6 +1754,12 @@ static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_unavailable(size_t *a0, 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetTexture1DLinearMaxWidth]);
+}
+static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2);
+static _Atomic(cudaDeviceGetTexture1DLinearMaxWidth_fn) cudaDeviceGetTexture1DLinearMaxWidth_slot = cudaDeviceGetTexture1DLinearMaxWidth_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
 {
@@ -1543,17 +1774,17 @@ static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, cons
 
 /* cudaDeviceGraphMemTrim */
 typedef cudaError_t (*cudaDeviceGraphMemTrim_fn)(int a0);
-static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0);
-static _Atomic(cudaDeviceGraphMemTrim_fn) cudaDeviceGraphMemTrim_slot = cudaDeviceGraphMemTrim_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGraphMemTrim(int a0)
-{
-	return atomic_load_explicit(&cudaDeviceGraphMemTrim_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceGraphMemTrim_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGraphMemTrim]);
+}
+static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0);
+static _Atomic(cudaDeviceGraphMemTrim_fn) cudaDeviceGraphMemTrim_slot = cudaDeviceGraphMemTrim_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGraphMemTrim(int a0)
+{
+	return atomic_load_explicit(&cudaDeviceGraphMemTrim_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0)
 {
@@ -1568,12 +1799,6 @@ static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0)
 
 /* cudaDeviceRegisterAsyncNotification */
 typedef cudaError_t (*cudaDeviceRegisterAsyncNotification_fn)(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3);
-static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3);
-static _Atomic(cudaDeviceRegisterAsyncNotification_fn) cudaDeviceRegisterAsyncNotification_slot = cudaDeviceRegisterAsyncNotification_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
-{
-	return atomic_load_explicit(&cudaDeviceRegisterAsyncNotification_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaDeviceRegisterAsyncNotification_unavailable(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
 {
 	(void)a0;
@@ -1582,6 +1807,12 @@ static cudaError_t cudaDeviceRegisterAsyncNotification_unavailable(int a0, cudaA
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceRegisterAsyncNotification]);
+}
+static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3);
+static _Atomic(cudaDeviceRegisterAsyncNotification_fn) cudaDeviceRegisterAsyncNotification_slot = cudaDeviceRegisterAsyncNotification_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
+{
+	return atomic_load_explicit(&cudaDeviceRegisterAsyncNotification_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
 {
@@ -1596,16 +1827,16 @@ static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsync
 
 /* cudaDeviceReset */
 typedef cudaError_t (*cudaDeviceReset_fn)(void);
+static cudaError_t cudaDeviceReset_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaDeviceReset]);
+}
 static cudaError_t cudaDeviceReset_resolve(void);
 static _Atomic(cudaDeviceReset_fn) cudaDeviceReset_slot = cudaDeviceReset_resolve;
 CUDASTUB_EXPORT cudaError_t cudaDeviceReset(void)
 {
 	return atomic_load_explicit(&cudaDeviceReset_slot, memory_order_acquire)();
-}
-static cudaError_t cudaDeviceReset_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaDeviceReset]);
 }
 static cudaError_t cudaDeviceReset_resolve(void)
 {
@@ -1620,17 +1851,17 @@ static cudaError_t cudaDeviceReset_resolve(void)
 
 /* cudaDeviceSetCacheConfig */
 typedef cudaError_t (*cudaDeviceSetCacheConfig_fn)(enum cudaFuncCache a0);
-static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0);
-static _Atomic(cudaDeviceSetCacheConfig_fn) cudaDeviceSetCacheConfig_slot = cudaDeviceSetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache a0)
-{
-	return atomic_load_explicit(&cudaDeviceSetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceSetCacheConfig_unavailable(enum cudaFuncCache a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetCacheConfig]);
+}
+static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0);
+static _Atomic(cudaDeviceSetCacheConfig_fn) cudaDeviceSetCacheConfig_slot = cudaDeviceSetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache a0)
+{
+	return atomic_load_explicit(&cudaDeviceSetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0)
 {
@@ -1645,12 +1876,6 @@ static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0)
 
 /* cudaDeviceSetGraphMemAttribute */
 typedef cudaError_t (*cudaDeviceSetGraphMemAttribute_fn)(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static _Atomic(cudaDeviceSetGraphMemAttribute_fn) cudaDeviceSetGraphMemAttribute_slot = cudaDeviceSetGraphMemAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
-{
-	return atomic_load_explicit(&cudaDeviceSetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceSetGraphMemAttribute_unavailable(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
 	(void)a0;
@@ -1658,6 +1883,12 @@ static cudaError_t cudaDeviceSetGraphMemAttribute_unavailable(int a0, enum cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetGraphMemAttribute]);
+}
+static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
+static _Atomic(cudaDeviceSetGraphMemAttribute_fn) cudaDeviceSetGraphMemAttribute_slot = cudaDeviceSetGraphMemAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
+{
+	return atomic_load_explicit(&cudaDeviceSetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
@@ -1672,18 +1903,18 @@ static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraph
 
 /* cudaDeviceSetLimit */
 typedef cudaError_t (*cudaDeviceSetLimit_fn)(enum cudaLimit a0, size_t a1);
-static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1);
-static _Atomic(cudaDeviceSetLimit_fn) cudaDeviceSetLimit_slot = cudaDeviceSetLimit_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaDeviceSetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceSetLimit_unavailable(enum cudaLimit a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetLimit]);
+}
+static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1);
+static _Atomic(cudaDeviceSetLimit_fn) cudaDeviceSetLimit_slot = cudaDeviceSetLimit_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaDeviceSetLimit_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1)
 {
@@ -1698,18 +1929,18 @@ static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1)
 
 /* cudaDeviceSetMemPool */
 typedef cudaError_t (*cudaDeviceSetMemPool_fn)(int a0, cudaMemPool_t a1);
-static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1);
-static _Atomic(cudaDeviceSetMemPool_fn) cudaDeviceSetMemPool_slot = cudaDeviceSetMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetMemPool(int a0, cudaMemPool_t a1)
-{
-	return atomic_load_explicit(&cudaDeviceSetMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceSetMemPool_unavailable(int a0, cudaMemPool_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetMemPool]);
+}
+static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1);
+static _Atomic(cudaDeviceSetMemPool_fn) cudaDeviceSetMemPool_slot = cudaDeviceSetMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetMemPool(int a0, cudaMemPool_t a1)
+{
+	return atomic_load_explicit(&cudaDeviceSetMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1)
 {
@@ -1724,17 +1955,17 @@ static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1)
 
 /* cudaDeviceSetSharedMemConfig */
 typedef cudaError_t (*cudaDeviceSetSharedMemConfig_fn)(enum cudaSharedMemConfig a0);
-static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig a0);
-static _Atomic(cudaDeviceSetSharedMemConfig_fn) cudaDeviceSetSharedMemConfig_slot = cudaDeviceSetSharedMemConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig a0)
-{
-	return atomic_load_explicit(&cudaDeviceSetSharedMemConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceSetSharedMemConfig_unavailable(enum cudaSharedMemConfig a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetSharedMemConfig]);
+}
+static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig a0);
+static _Atomic(cudaDeviceSetSharedMemConfig_fn) cudaDeviceSetSharedMemConfig_slot = cudaDeviceSetSharedMemConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig a0)
+{
+	return atomic_load_explicit(&cudaDeviceSetSharedMemConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig a0)
 {
@@ -1749,16 +1980,16 @@ static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig
 
 /* cudaDeviceSynchronize */
 typedef cudaError_t (*cudaDeviceSynchronize_fn)(void);
+static cudaError_t cudaDeviceSynchronize_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaDeviceSynchronize]);
+}
 static cudaError_t cudaDeviceSynchronize_resolve(void);
 static _Atomic(cudaDeviceSynchronize_fn) cudaDeviceSynchronize_slot = cudaDeviceSynchronize_resolve;
 CUDASTUB_EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
 	return atomic_load_explicit(&cudaDeviceSynchronize_slot, memory_order_acquire)();
-}
-static cudaError_t cudaDeviceSynchronize_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaDeviceSynchronize]);
 }
 static cudaError_t cudaDeviceSynchronize_resolve(void)
 {
@@ -1773,18 +2004,18 @@ static cudaError_t cudaDeviceSynchronize_resolve(void)
 
 /* cudaDeviceUnregisterAsyncNotification */
 typedef cudaError_t (*cudaDeviceUnregisterAsyncNotification_fn)(int a0, cudaAsyncCallbackHandle_t a1);
-static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsyncCallbackHandle_t a1);
-static _Atomic(cudaDeviceUnregisterAsyncNotification_fn) cudaDeviceUnregisterAsyncNotification_slot = cudaDeviceUnregisterAsyncNotification_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceUnregisterAsyncNotification(int a0, cudaAsyncCallbackHandle_t a1)
-{
-	return atomic_load_explicit(&cudaDeviceUnregisterAsyncNotification_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceUnregisterAsyncNotification_unavailable(int a0, cudaAsyncCallbackHandle_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceUnregisterAsyncNotification]);
+}
+static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsyncCallbackHandle_t a1);
+static _Atomic(cudaDeviceUnregisterAsyncNotification_fn) cudaDeviceUnregisterAsyncNotification_slot = cudaDeviceUnregisterAsyncNotification_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceUnregisterAsyncNotification(int a0, cudaAsyncCallbackHandle_t a1)
+{
+	return atomic_load_explicit(&cudaDeviceUnregisterAsyncNotification_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsyncCallbackHandle_t a1)
 {
@@ -1818,12 +2049,6 @@ static cudaError_t cudaDriverGetVersion_resolve(int *a0)
 
 /* cudaEGLStreamConsumerAcquireFrame */
 typedef cudaError_t (*cudaEGLStreamConsumerAcquireFrame_fn)(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3);
-static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3);
-static _Atomic(cudaEGLStreamConsumerAcquireFrame_fn) cudaEGLStreamConsumerAcquireFrame_slot = cudaEGLStreamConsumerAcquireFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaEGLStreamConsumerAcquireFrame_unavailable(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
 {
 	(void)a0;
@@ -1832,6 +2057,12 @@ static cudaError_t cudaEGLStreamConsumerAcquireFrame_unavailable(cudaEglStreamCo
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerAcquireFrame]);
+}
+static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3);
+static _Atomic(cudaEGLStreamConsumerAcquireFrame_fn) cudaEGLStreamConsumerAcquireFrame_slot = cudaEGLStreamConsumerAcquireFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
 {
@@ -1846,18 +2077,18 @@ static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnec
 
 /* cudaEGLStreamConsumerConnect */
 typedef cudaError_t (*cudaEGLStreamConsumerConnect_fn)(cudaEglStreamConnection *a0, EGLStreamKHR a1);
-static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1);
-static _Atomic(cudaEGLStreamConsumerConnect_fn) cudaEGLStreamConsumerConnect_slot = cudaEGLStreamConsumerConnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerConnect_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEGLStreamConsumerConnect_unavailable(cudaEglStreamConnection *a0, EGLStreamKHR a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerConnect]);
+}
+static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1);
+static _Atomic(cudaEGLStreamConsumerConnect_fn) cudaEGLStreamConsumerConnect_slot = cudaEGLStreamConsumerConnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerConnect_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1)
 {
@@ -1872,12 +2103,6 @@ static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection 
 
 /* cudaEGLStreamConsumerConnectWithFlags */
 typedef cudaError_t (*cudaEGLStreamConsumerConnectWithFlags_fn)(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
-static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
-static _Atomic(cudaEGLStreamConsumerConnectWithFlags_fn) cudaEGLStreamConsumerConnectWithFlags_slot = cudaEGLStreamConsumerConnectWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamConsumerConnectWithFlags_unavailable(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -1885,6 +2110,12 @@ static cudaError_t cudaEGLStreamConsumerConnectWithFlags_unavailable(cudaEglStre
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerConnectWithFlags]);
+}
+static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
+static _Atomic(cudaEGLStreamConsumerConnectWithFlags_fn) cudaEGLStreamConsumerConnectWithFlags_slot = cudaEGLStreamConsumerConnectWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
 {
@@ -1899,17 +2130,17 @@ static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamCo
 
 /* cudaEGLStreamConsumerDisconnect */
 typedef cudaError_t (*cudaEGLStreamConsumerDisconnect_fn)(cudaEglStreamConnection *a0);
-static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnection *a0);
-static _Atomic(cudaEGLStreamConsumerDisconnect_fn) cudaEGLStreamConsumerDisconnect_slot = cudaEGLStreamConsumerDisconnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *a0)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerDisconnect_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEGLStreamConsumerDisconnect_unavailable(cudaEglStreamConnection *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerDisconnect]);
+}
+static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnection *a0);
+static _Atomic(cudaEGLStreamConsumerDisconnect_fn) cudaEGLStreamConsumerDisconnect_slot = cudaEGLStreamConsumerDisconnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *a0)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerDisconnect_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnection *a0)
 {
@@ -1924,12 +2155,6 @@ static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnecti
 
 /* cudaEGLStreamConsumerReleaseFrame */
 typedef cudaError_t (*cudaEGLStreamConsumerReleaseFrame_fn)(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2);
-static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2);
-static _Atomic(cudaEGLStreamConsumerReleaseFrame_fn) cudaEGLStreamConsumerReleaseFrame_slot = cudaEGLStreamConsumerReleaseFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamConsumerReleaseFrame_unavailable(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
 {
 	(void)a0;
@@ -1937,6 +2162,12 @@ static cudaError_t cudaEGLStreamConsumerReleaseFrame_unavailable(cudaEglStreamCo
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerReleaseFrame]);
+}
+static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2);
+static _Atomic(cudaEGLStreamConsumerReleaseFrame_fn) cudaEGLStreamConsumerReleaseFrame_slot = cudaEGLStreamConsumerReleaseFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
 {
@@ -1951,12 +2182,6 @@ static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnec
 
 /* cudaEGLStreamProducerConnect */
 typedef cudaError_t (*cudaEGLStreamProducerConnect_fn)(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
-static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
-static _Atomic(cudaEGLStreamProducerConnect_fn) cudaEGLStreamProducerConnect_slot = cudaEGLStreamProducerConnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerConnect_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaEGLStreamProducerConnect_unavailable(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
 {
 	(void)a0;
@@ -1965,6 +2190,12 @@ static cudaError_t cudaEGLStreamProducerConnect_unavailable(cudaEglStreamConnect
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerConnect]);
+}
+static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
+static _Atomic(cudaEGLStreamProducerConnect_fn) cudaEGLStreamProducerConnect_slot = cudaEGLStreamProducerConnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerConnect_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
 {
@@ -1979,17 +2210,17 @@ static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection 
 
 /* cudaEGLStreamProducerDisconnect */
 typedef cudaError_t (*cudaEGLStreamProducerDisconnect_fn)(cudaEglStreamConnection *a0);
-static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnection *a0);
-static _Atomic(cudaEGLStreamProducerDisconnect_fn) cudaEGLStreamProducerDisconnect_slot = cudaEGLStreamProducerDisconnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *a0)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerDisconnect_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEGLStreamProducerDisconnect_unavailable(cudaEglStreamConnection *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerDisconnect]);
+}
+static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnection *a0);
+static _Atomic(cudaEGLStreamProducerDisconnect_fn) cudaEGLStreamProducerDisconnect_slot = cudaEGLStreamProducerDisconnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *a0)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerDisconnect_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnection *a0)
 {
@@ -2004,12 +2235,6 @@ static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnecti
 
 /* cudaEGLStreamProducerPresentFrame */
 typedef cudaError_t (*cudaEGLStreamProducerPresentFrame_fn)(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2);
-static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2);
-static _Atomic(cudaEGLStreamProducerPresentFrame_fn) cudaEGLStreamProducerPresentFrame_slot = cudaEGLStreamProducerPresentFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerPresentFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamProducerPresentFrame_unavailable(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
 {
 	(void)a0;
@@ -2017,6 +2242,44 @@ static cudaError_t cudaEGLStreamProducerPresentFrame_unavailable(cudaEglStreamCo
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerPresentFrame]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame = cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(void);
+void *cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(void)
+{
+	cudaEGLStreamProducerPresentFrame_fn fn = (cudaEGLStreamProducerPresentFrame_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaEGLStreamProducerPresentFrame]);
+
+	if (!fn)
+		fn = cudaEGLStreamProducerPresentFrame_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaEGLStreamProducerPresentFrame\n"
+	"	.type cudaEGLStreamProducerPresentFrame, @function\n"
+	"cudaEGLStreamProducerPresentFrame:\n"
+	"	jmp *cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame(%rip)\n"
+	"	.size cudaEGLStreamProducerPresentFrame, .-cudaEGLStreamProducerPresentFrame\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame\n"
+	"	.type cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame, @function\n"
+	"cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame:\n"
+	"	lea cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame, .-cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2);
+static _Atomic(cudaEGLStreamProducerPresentFrame_fn) cudaEGLStreamProducerPresentFrame_slot = cudaEGLStreamProducerPresentFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerPresentFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
 {
@@ -2028,15 +2291,10 @@ static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnec
 	atomic_store_explicit(&cudaEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaEGLStreamProducerReturnFrame */
 typedef cudaError_t (*cudaEGLStreamProducerReturnFrame_fn)(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2);
-static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2);
-static _Atomic(cudaEGLStreamProducerReturnFrame_fn) cudaEGLStreamProducerReturnFrame_slot = cudaEGLStreamProducerReturnFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerReturnFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamProducerReturnFrame_unavailable(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
 {
 	(void)a0;
@@ -2044,6 +2302,12 @@ static cudaError_t cudaEGLStreamProducerReturnFrame_unavailable(cudaEglStreamCon
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerReturnFrame]);
+}
+static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2);
+static _Atomic(cudaEGLStreamProducerReturnFrame_fn) cudaEGLStreamProducerReturnFrame_slot = cudaEGLStreamProducerReturnFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerReturnFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
 {
@@ -2058,17 +2322,17 @@ static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnect
 
 /* cudaEventCreate */
 typedef cudaError_t (*cudaEventCreate_fn)(cudaEvent_t *a0);
-static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0);
-static _Atomic(cudaEventCreate_fn) cudaEventCreate_slot = cudaEventCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *a0)
-{
-	return atomic_load_explicit(&cudaEventCreate_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventCreate_unavailable(cudaEvent_t *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventCreate]);
+}
+static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0);
+static _Atomic(cudaEventCreate_fn) cudaEventCreate_slot = cudaEventCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *a0)
+{
+	return atomic_load_explicit(&cudaEventCreate_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0)
 {
@@ -2083,12 +2347,6 @@ static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0)
 
 /* cudaEventCreateFromEGLSync */
 typedef cudaError_t (*cudaEventCreateFromEGLSync_fn)(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2);
-static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2);
-static _Atomic(cudaEventCreateFromEGLSync_fn) cudaEventCreateFromEGLSync_slot = cudaEventCreateFromEGLSync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEventCreateFromEGLSync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventCreateFromEGLSync_unavailable(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -2096,6 +2354,12 @@ static cudaError_t cudaEventCreateFromEGLSync_unavailable(cudaEvent_t *a0, EGLSy
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventCreateFromEGLSync]);
+}
+static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2);
+static _Atomic(cudaEventCreateFromEGLSync_fn) cudaEventCreateFromEGLSync_slot = cudaEventCreateFromEGLSync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEventCreateFromEGLSync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
 {
@@ -2110,18 +2374,18 @@ static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKH
 
 /* cudaEventCreateWithFlags */
 typedef cudaError_t (*cudaEventCreateWithFlags_fn)(cudaEvent_t *a0, unsigned int a1);
-static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned int a1);
-static _Atomic(cudaEventCreateWithFlags_fn) cudaEventCreateWithFlags_slot = cudaEventCreateWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaEventCreateWithFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEventCreateWithFlags_unavailable(cudaEvent_t *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventCreateWithFlags]);
+}
+static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned int a1);
+static _Atomic(cudaEventCreateWithFlags_fn) cudaEventCreateWithFlags_slot = cudaEventCreateWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaEventCreateWithFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned int a1)
 {
@@ -2136,17 +2400,17 @@ static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned in
 
 /* cudaEventDestroy */
 typedef cudaError_t (*cudaEventDestroy_fn)(cudaEvent_t a0);
-static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0);
-static _Atomic(cudaEventDestroy_fn) cudaEventDestroy_slot = cudaEventDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t a0)
-{
-	return atomic_load_explicit(&cudaEventDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventDestroy_unavailable(cudaEvent_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventDestroy]);
+}
+static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0);
+static _Atomic(cudaEventDestroy_fn) cudaEventDestroy_slot = cudaEventDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t a0)
+{
+	return atomic_load_explicit(&cudaEventDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0)
 {
@@ -2161,12 +2425,6 @@ static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0)
 
 /* cudaEventElapsedTime */
 typedef cudaError_t (*cudaEventElapsedTime_fn)(float *a0, cudaEvent_t a1, cudaEvent_t a2);
-static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaEvent_t a2);
-static _Atomic(cudaEventElapsedTime_fn) cudaEventElapsedTime_slot = cudaEventElapsedTime_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventElapsedTime(float *a0, cudaEvent_t a1, cudaEvent_t a2)
-{
-	return atomic_load_explicit(&cudaEventElapsedTime_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventElapsedTime_unavailable(float *a0, cudaEvent_t a1, cudaEvent_t a2)
 {
 	(void)a0;
@@ -2174,6 +2432,12 @@ static cudaError_t cudaEventElapsedTime_unavailable(float *a0, cudaEvent_t a1, c
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventElapsedTime]);
+}
+static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaEvent_t a2);
+static _Atomic(cudaEventElapsedTime_fn) cudaEventElapsedTime_slot = cudaEventElapsedTime_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventElapsedTime(float *a0, cudaEvent_t a1, cudaEvent_t a2)
+{
+	return atomic_load_explicit(&cudaEventElapsedTime_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaEvent_t a2)
 {
@@ -2188,17 +2452,17 @@ static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaE
 
 /* cudaEventQuery */
 typedef cudaError_t (*cudaEventQuery_fn)(cudaEvent_t a0);
-static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0);
-static _Atomic(cudaEventQuery_fn) cudaEventQuery_slot = cudaEventQuery_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventQuery(cudaEvent_t a0)
-{
-	return atomic_load_explicit(&cudaEventQuery_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventQuery_unavailable(cudaEvent_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventQuery]);
+}
+static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0);
+static _Atomic(cudaEventQuery_fn) cudaEventQuery_slot = cudaEventQuery_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventQuery(cudaEvent_t a0)
+{
+	return atomic_load_explicit(&cudaEventQuery_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0)
 {
@@ -2213,18 +2477,18 @@ static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0)
 
 /* cudaEventRecord */
 typedef cudaError_t (*cudaEventRecord_fn)(cudaEvent_t a0, cudaStream_t a1);
-static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1);
-static _Atomic(cudaEventRecord_fn) cudaEventRecord_slot = cudaEventRecord_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecord(cudaEvent_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaEventRecord_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEventRecord_unavailable(cudaEvent_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecord]);
+}
+static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1);
+static _Atomic(cudaEventRecord_fn) cudaEventRecord_slot = cudaEventRecord_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecord(cudaEvent_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaEventRecord_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
@@ -2239,12 +2503,6 @@ static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1)
 
 /* cudaEventRecordWithFlags */
 typedef cudaError_t (*cudaEventRecordWithFlags_fn)(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static _Atomic(cudaEventRecordWithFlags_fn) cudaEventRecordWithFlags_slot = cudaEventRecordWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEventRecordWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventRecordWithFlags_unavailable(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -2252,6 +2510,12 @@ static cudaError_t cudaEventRecordWithFlags_unavailable(cudaEvent_t a0, cudaStre
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecordWithFlags]);
+}
+static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
+static _Atomic(cudaEventRecordWithFlags_fn) cudaEventRecordWithFlags_slot = cudaEventRecordWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEventRecordWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
@@ -2266,12 +2530,6 @@ static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t
 
 /* cudaEventRecordWithFlags_ptsz */
 typedef cudaError_t (*cudaEventRecordWithFlags_ptsz_fn)(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static _Atomic(cudaEventRecordWithFlags_ptsz_fn) cudaEventRecordWithFlags_ptsz_slot = cudaEventRecordWithFlags_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEventRecordWithFlags_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventRecordWithFlags_ptsz_unavailable(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -2279,6 +2537,12 @@ static cudaError_t cudaEventRecordWithFlags_ptsz_unavailable(cudaEvent_t a0, cud
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecordWithFlags_ptsz]);
+}
+static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
+static _Atomic(cudaEventRecordWithFlags_ptsz_fn) cudaEventRecordWithFlags_ptsz_slot = cudaEventRecordWithFlags_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEventRecordWithFlags_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
@@ -2293,18 +2557,18 @@ static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStr
 
 /* cudaEventRecord_ptsz */
 typedef cudaError_t (*cudaEventRecord_ptsz_fn)(cudaEvent_t a0, cudaStream_t a1);
-static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1);
-static _Atomic(cudaEventRecord_ptsz_fn) cudaEventRecord_ptsz_slot = cudaEventRecord_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaEventRecord_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEventRecord_ptsz_unavailable(cudaEvent_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecord_ptsz]);
+}
+static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1);
+static _Atomic(cudaEventRecord_ptsz_fn) cudaEventRecord_ptsz_slot = cudaEventRecord_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaEventRecord_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
@@ -2319,17 +2583,17 @@ static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1)
 
 /* cudaEventSynchronize */
 typedef cudaError_t (*cudaEventSynchronize_fn)(cudaEvent_t a0);
-static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0);
-static _Atomic(cudaEventSynchronize_fn) cudaEventSynchronize_slot = cudaEventSynchronize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t a0)
-{
-	return atomic_load_explicit(&cudaEventSynchronize_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventSynchronize_unavailable(cudaEvent_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventSynchronize]);
+}
+static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0);
+static _Atomic(cudaEventSynchronize_fn) cudaEventSynchronize_slot = cudaEventSynchronize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t a0)
+{
+	return atomic_load_explicit(&cudaEventSynchronize_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 {
@@ -2344,12 +2608,6 @@ static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 
 /* cudaExternalMemoryGetMappedBuffer */
 typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
-static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
-static _Atomic(cudaExternalMemoryGetMappedBuffer_fn) cudaExternalMemoryGetMappedBuffer_slot = cudaExternalMemoryGetMappedBuffer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedBuffer(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
-{
-	return atomic_load_explicit(&cudaExternalMemoryGetMappedBuffer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaExternalMemoryGetMappedBuffer_unavailable(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
 {
 	(void)a0;
@@ -2357,6 +2615,12 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_unavailable(void **a0, cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedBuffer]);
+}
+static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
+static _Atomic(cudaExternalMemoryGetMappedBuffer_fn) cudaExternalMemoryGetMappedBuffer_slot = cudaExternalMemoryGetMappedBuffer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedBuffer(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
+{
+	return atomic_load_explicit(&cudaExternalMemoryGetMappedBuffer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
 {
@@ -2371,12 +2635,6 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 
 /* cudaExternalMemoryGetMappedMipmappedArray */
 typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
-static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
-static _Atomic(cudaExternalMemoryGetMappedMipmappedArray_fn) cudaExternalMemoryGetMappedMipmappedArray_slot = cudaExternalMemoryGetMappedMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
-{
-	return atomic_load_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_unavailable(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
 {
 	(void)a0;
@@ -2384,6 +2642,12 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_unavailable(cudaMip
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedMipmappedArray]);
+}
+static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
+static _Atomic(cudaExternalMemoryGetMappedMipmappedArray_fn) cudaExternalMemoryGetMappedMipmappedArray_slot = cudaExternalMemoryGetMappedMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
+{
+	return atomic_load_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
 {
@@ -2398,17 +2662,17 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 
 /* cudaFree */
 typedef cudaError_t (*cudaFree_fn)(void *a0);
-static cudaError_t cudaFree_resolve(void *a0);
-static _Atomic(cudaFree_fn) cudaFree_slot = cudaFree_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFree(void *a0)
-{
-	return atomic_load_explicit(&cudaFree_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFree_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFree]);
+}
+static cudaError_t cudaFree_resolve(void *a0);
+static _Atomic(cudaFree_fn) cudaFree_slot = cudaFree_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFree(void *a0)
+{
+	return atomic_load_explicit(&cudaFree_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFree_resolve(void *a0)
 {
@@ -2423,17 +2687,17 @@ static cudaError_t cudaFree_resolve(void *a0)
 
 /* cudaFreeArray */
 typedef cudaError_t (*cudaFreeArray_fn)(cudaArray_t a0);
-static cudaError_t cudaFreeArray_resolve(cudaArray_t a0);
-static _Atomic(cudaFreeArray_fn) cudaFreeArray_slot = cudaFreeArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeArray(cudaArray_t a0)
-{
-	return atomic_load_explicit(&cudaFreeArray_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFreeArray_unavailable(cudaArray_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeArray]);
+}
+static cudaError_t cudaFreeArray_resolve(cudaArray_t a0);
+static _Atomic(cudaFreeArray_fn) cudaFreeArray_slot = cudaFreeArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeArray(cudaArray_t a0)
+{
+	return atomic_load_explicit(&cudaFreeArray_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFreeArray_resolve(cudaArray_t a0)
 {
@@ -2448,18 +2712,18 @@ static cudaError_t cudaFreeArray_resolve(cudaArray_t a0)
 
 /* cudaFreeAsync */
 typedef cudaError_t (*cudaFreeAsync_fn)(void *a0, cudaStream_t a1);
-static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1);
-static _Atomic(cudaFreeAsync_fn) cudaFreeAsync_slot = cudaFreeAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeAsync(void *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaFreeAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFreeAsync_unavailable(void *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeAsync]);
+}
+static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1);
+static _Atomic(cudaFreeAsync_fn) cudaFreeAsync_slot = cudaFreeAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeAsync(void *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaFreeAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1)
 {
@@ -2474,18 +2738,18 @@ static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1)
 
 /* cudaFreeAsync_ptsz */
 typedef cudaError_t (*cudaFreeAsync_ptsz_fn)(void *a0, cudaStream_t a1);
-static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1);
-static _Atomic(cudaFreeAsync_ptsz_fn) cudaFreeAsync_ptsz_slot = cudaFreeAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeAsync_ptsz(void *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaFreeAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFreeAsync_ptsz_unavailable(void *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeAsync_ptsz]);
+}
+static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1);
+static _Atomic(cudaFreeAsync_ptsz_fn) cudaFreeAsync_ptsz_slot = cudaFreeAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeAsync_ptsz(void *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaFreeAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1)
 {
@@ -2500,17 +2764,17 @@ static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1)
 
 /* cudaFreeHost */
 typedef cudaError_t (*cudaFreeHost_fn)(void *a0);
-static cudaError_t cudaFreeHost_resolve(void *a0);
-static _Atomic(cudaFreeHost_fn) cudaFreeHost_slot = cudaFreeHost_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeHost(void *a0)
-{
-	return atomic_load_explicit(&cudaFreeHost_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFreeHost_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeHost]);
+}
+static cudaError_t cudaFreeHost_resolve(void *a0);
+static _Atomic(cudaFreeHost_fn) cudaFreeHost_slot = cudaFreeHost_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeHost(void *a0)
+{
+	return atomic_load_explicit(&cudaFreeHost_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFreeHost_resolve(void *a0)
 {
@@ -2525,17 +2789,17 @@ static cudaError_t cudaFreeHost_resolve(void *a0)
 
 /* cudaFreeMipmappedArray */
 typedef cudaError_t (*cudaFreeMipmappedArray_fn)(cudaMipmappedArray_t a0);
-static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0);
-static _Atomic(cudaFreeMipmappedArray_fn) cudaFreeMipmappedArray_slot = cudaFreeMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t a0)
-{
-	return atomic_load_explicit(&cudaFreeMipmappedArray_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFreeMipmappedArray_unavailable(cudaMipmappedArray_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeMipmappedArray]);
+}
+static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0);
+static _Atomic(cudaFreeMipmappedArray_fn) cudaFreeMipmappedArray_slot = cudaFreeMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t a0)
+{
+	return atomic_load_explicit(&cudaFreeMipmappedArray_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 {
@@ -2550,18 +2814,18 @@ static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 
 /* cudaFuncGetAttributes */
 typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *a0, const void *a1);
-static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, const void *a1);
-static _Atomic(cudaFuncGetAttributes_fn) cudaFuncGetAttributes_slot = cudaFuncGetAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaFuncGetAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncGetAttributes_unavailable(struct cudaFuncAttributes *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetAttributes]);
+}
+static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, const void *a1);
+static _Atomic(cudaFuncGetAttributes_fn) cudaFuncGetAttributes_slot = cudaFuncGetAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaFuncGetAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, const void *a1)
 {
@@ -2576,18 +2840,18 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 
 /* cudaFuncGetName */
 typedef cudaError_t (*cudaFuncGetName_fn)(const char **a0, const void *a1);
-static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1);
-static _Atomic(cudaFuncGetName_fn) cudaFuncGetName_slot = cudaFuncGetName_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncGetName(const char **a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaFuncGetName_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncGetName_unavailable(const char **a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetName]);
+}
+static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1);
+static _Atomic(cudaFuncGetName_fn) cudaFuncGetName_slot = cudaFuncGetName_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncGetName(const char **a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaFuncGetName_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1)
 {
@@ -2602,12 +2866,6 @@ static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1)
 
 /* cudaFuncGetParamInfo */
 typedef cudaError_t (*cudaFuncGetParamInfo_fn)(const void *a0, size_t a1, size_t *a2, size_t *a3);
-static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_t *a2, size_t *a3);
-static _Atomic(cudaFuncGetParamInfo_fn) cudaFuncGetParamInfo_slot = cudaFuncGetParamInfo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncGetParamInfo(const void *a0, size_t a1, size_t *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cudaFuncGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaFuncGetParamInfo_unavailable(const void *a0, size_t a1, size_t *a2, size_t *a3)
 {
 	(void)a0;
@@ -2616,6 +2874,12 @@ static cudaError_t cudaFuncGetParamInfo_unavailable(const void *a0, size_t a1, s
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetParamInfo]);
+}
+static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_t *a2, size_t *a3);
+static _Atomic(cudaFuncGetParamInfo_fn) cudaFuncGetParamInfo_slot = cudaFuncGetParamInfo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncGetParamInfo(const void *a0, size_t a1, size_t *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cudaFuncGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_t *a2, size_t *a3)
 {
@@ -2630,12 +2894,6 @@ static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_
 
 /* cudaFuncSetAttribute */
 typedef cudaError_t (*cudaFuncSetAttribute_fn)(const void *a0, enum cudaFuncAttribute a1, int a2);
-static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAttribute a1, int a2);
-static _Atomic(cudaFuncSetAttribute_fn) cudaFuncSetAttribute_slot = cudaFuncSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncSetAttribute(const void *a0, enum cudaFuncAttribute a1, int a2)
-{
-	return atomic_load_explicit(&cudaFuncSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaFuncSetAttribute_unavailable(const void *a0, enum cudaFuncAttribute a1, int a2)
 {
 	(void)a0;
@@ -2643,6 +2901,12 @@ static cudaError_t cudaFuncSetAttribute_unavailable(const void *a0, enum cudaFun
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncSetAttribute]);
+}
+static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAttribute a1, int a2);
+static _Atomic(cudaFuncSetAttribute_fn) cudaFuncSetAttribute_slot = cudaFuncSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncSetAttribute(const void *a0, enum cudaFuncAttribute a1, int a2)
+{
+	return atomic_load_explicit(&cudaFuncSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAttribute a1, int a2)
 {
@@ -2657,18 +2921,18 @@ static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAtt
 
 /* cudaFuncSetCacheConfig */
 typedef cudaError_t (*cudaFuncSetCacheConfig_fn)(const void *a0, enum cudaFuncCache a1);
-static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncCache a1);
-static _Atomic(cudaFuncSetCacheConfig_fn) cudaFuncSetCacheConfig_slot = cudaFuncSetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *a0, enum cudaFuncCache a1)
-{
-	return atomic_load_explicit(&cudaFuncSetCacheConfig_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncSetCacheConfig_unavailable(const void *a0, enum cudaFuncCache a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncSetCacheConfig]);
+}
+static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncCache a1);
+static _Atomic(cudaFuncSetCacheConfig_fn) cudaFuncSetCacheConfig_slot = cudaFuncSetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *a0, enum cudaFuncCache a1)
+{
+	return atomic_load_explicit(&cudaFuncSetCacheConfig_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncCache a1)
 {
@@ -2683,18 +2947,18 @@ static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncC
 
 /* cudaFuncSetSharedMemConfig */
 typedef cudaError_t (*cudaFuncSetSharedMemConfig_fn)(const void *a0, enum cudaSharedMemConfig a1);
-static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaSharedMemConfig a1);
-static _Atomic(cudaFuncSetSharedMemConfig_fn) cudaFuncSetSharedMemConfig_slot = cudaFuncSetSharedMemConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *a0, enum cudaSharedMemConfig a1)
-{
-	return atomic_load_explicit(&cudaFuncSetSharedMemConfig_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncSetSharedMemConfig_unavailable(const void *a0, enum cudaSharedMemConfig a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncSetSharedMemConfig]);
+}
+static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaSharedMemConfig a1);
+static _Atomic(cudaFuncSetSharedMemConfig_fn) cudaFuncSetSharedMemConfig_slot = cudaFuncSetSharedMemConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *a0, enum cudaSharedMemConfig a1)
+{
+	return atomic_load_explicit(&cudaFuncSetSharedMemConfig_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaSharedMemConfig a1)
 {
@@ -2709,12 +2973,6 @@ static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaS
 
 /* cudaGLGetDevices */
 typedef cudaError_t (*cudaGLGetDevices_fn)(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3);
-static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3);
-static _Atomic(cudaGLGetDevices_fn) cudaGLGetDevices_slot = cudaGLGetDevices_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLGetDevices(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
-{
-	return atomic_load_explicit(&cudaGLGetDevices_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGLGetDevices_unavailable(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
 {
 	(void)a0;
@@ -2723,6 +2981,12 @@ static cudaError_t cudaGLGetDevices_unavailable(unsigned int *a0, int *a1, unsig
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLGetDevices]);
+}
+static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3);
+static _Atomic(cudaGLGetDevices_fn) cudaGLGetDevices_slot = cudaGLGetDevices_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLGetDevices(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
+{
+	return atomic_load_explicit(&cudaGLGetDevices_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
 {
@@ -2737,18 +3001,18 @@ static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned 
 
 /* cudaGLMapBufferObject */
 typedef cudaError_t (*cudaGLMapBufferObject_fn)(void **a0, GLuint a1);
-static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1);
-static _Atomic(cudaGLMapBufferObject_fn) cudaGLMapBufferObject_slot = cudaGLMapBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObject(void **a0, GLuint a1)
-{
-	return atomic_load_explicit(&cudaGLMapBufferObject_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGLMapBufferObject_unavailable(void **a0, GLuint a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLMapBufferObject]);
+}
+static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1);
+static _Atomic(cudaGLMapBufferObject_fn) cudaGLMapBufferObject_slot = cudaGLMapBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObject(void **a0, GLuint a1)
+{
+	return atomic_load_explicit(&cudaGLMapBufferObject_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1)
 {
@@ -2763,12 +3027,6 @@ static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1)
 
 /* cudaGLMapBufferObjectAsync */
 typedef cudaError_t (*cudaGLMapBufferObjectAsync_fn)(void **a0, GLuint a1, cudaStream_t a2);
-static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cudaStream_t a2);
-static _Atomic(cudaGLMapBufferObjectAsync_fn) cudaGLMapBufferObjectAsync_slot = cudaGLMapBufferObjectAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObjectAsync(void **a0, GLuint a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaGLMapBufferObjectAsync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGLMapBufferObjectAsync_unavailable(void **a0, GLuint a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -2776,6 +3034,12 @@ static cudaError_t cudaGLMapBufferObjectAsync_unavailable(void **a0, GLuint a1, 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLMapBufferObjectAsync]);
+}
+static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cudaStream_t a2);
+static _Atomic(cudaGLMapBufferObjectAsync_fn) cudaGLMapBufferObjectAsync_slot = cudaGLMapBufferObjectAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObjectAsync(void **a0, GLuint a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaGLMapBufferObjectAsync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cudaStream_t a2)
 {
@@ -2790,17 +3054,17 @@ static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cuda
 
 /* cudaGLRegisterBufferObject */
 typedef cudaError_t (*cudaGLRegisterBufferObject_fn)(GLuint a0);
-static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0);
-static _Atomic(cudaGLRegisterBufferObject_fn) cudaGLRegisterBufferObject_slot = cudaGLRegisterBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLRegisterBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cudaGLRegisterBufferObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLRegisterBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLRegisterBufferObject]);
+}
+static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0);
+static _Atomic(cudaGLRegisterBufferObject_fn) cudaGLRegisterBufferObject_slot = cudaGLRegisterBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLRegisterBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cudaGLRegisterBufferObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0)
 {
@@ -2815,18 +3079,18 @@ static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0)
 
 /* cudaGLSetBufferObjectMapFlags */
 typedef cudaError_t (*cudaGLSetBufferObjectMapFlags_fn)(GLuint a0, unsigned int a1);
-static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1);
-static _Atomic(cudaGLSetBufferObjectMapFlags_fn) cudaGLSetBufferObjectMapFlags_slot = cudaGLSetBufferObjectMapFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLSetBufferObjectMapFlags(GLuint a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaGLSetBufferObjectMapFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGLSetBufferObjectMapFlags_unavailable(GLuint a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLSetBufferObjectMapFlags]);
+}
+static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1);
+static _Atomic(cudaGLSetBufferObjectMapFlags_fn) cudaGLSetBufferObjectMapFlags_slot = cudaGLSetBufferObjectMapFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLSetBufferObjectMapFlags(GLuint a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaGLSetBufferObjectMapFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1)
 {
@@ -2841,17 +3105,17 @@ static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int
 
 /* cudaGLSetGLDevice */
 typedef cudaError_t (*cudaGLSetGLDevice_fn)(int a0);
-static cudaError_t cudaGLSetGLDevice_resolve(int a0);
-static _Atomic(cudaGLSetGLDevice_fn) cudaGLSetGLDevice_slot = cudaGLSetGLDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLSetGLDevice(int a0)
-{
-	return atomic_load_explicit(&cudaGLSetGLDevice_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLSetGLDevice_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLSetGLDevice]);
+}
+static cudaError_t cudaGLSetGLDevice_resolve(int a0);
+static _Atomic(cudaGLSetGLDevice_fn) cudaGLSetGLDevice_slot = cudaGLSetGLDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLSetGLDevice(int a0)
+{
+	return atomic_load_explicit(&cudaGLSetGLDevice_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLSetGLDevice_resolve(int a0)
 {
@@ -2866,17 +3130,17 @@ static cudaError_t cudaGLSetGLDevice_resolve(int a0)
 
 /* cudaGLUnmapBufferObject */
 typedef cudaError_t (*cudaGLUnmapBufferObject_fn)(GLuint a0);
-static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0);
-static _Atomic(cudaGLUnmapBufferObject_fn) cudaGLUnmapBufferObject_slot = cudaGLUnmapBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cudaGLUnmapBufferObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLUnmapBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLUnmapBufferObject]);
+}
+static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0);
+static _Atomic(cudaGLUnmapBufferObject_fn) cudaGLUnmapBufferObject_slot = cudaGLUnmapBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cudaGLUnmapBufferObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0)
 {
@@ -2891,18 +3155,18 @@ static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0)
 
 /* cudaGLUnmapBufferObjectAsync */
 typedef cudaError_t (*cudaGLUnmapBufferObjectAsync_fn)(GLuint a0, cudaStream_t a1);
-static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t a1);
-static _Atomic(cudaGLUnmapBufferObjectAsync_fn) cudaGLUnmapBufferObjectAsync_slot = cudaGLUnmapBufferObjectAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObjectAsync(GLuint a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGLUnmapBufferObjectAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGLUnmapBufferObjectAsync_unavailable(GLuint a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLUnmapBufferObjectAsync]);
+}
+static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t a1);
+static _Atomic(cudaGLUnmapBufferObjectAsync_fn) cudaGLUnmapBufferObjectAsync_slot = cudaGLUnmapBufferObjectAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObjectAsync(GLuint a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGLUnmapBufferObjectAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t a1)
 {
@@ -2917,17 +3181,17 @@ static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t 
 
 /* cudaGLUnregisterBufferObject */
 typedef cudaError_t (*cudaGLUnregisterBufferObject_fn)(GLuint a0);
-static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0);
-static _Atomic(cudaGLUnregisterBufferObject_fn) cudaGLUnregisterBufferObject_slot = cudaGLUnregisterBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLUnregisterBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cudaGLUnregisterBufferObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLUnregisterBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLUnregisterBufferObject]);
+}
+static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0);
+static _Atomic(cudaGLUnregisterBufferObject_fn) cudaGLUnregisterBufferObject_slot = cudaGLUnregisterBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLUnregisterBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cudaGLUnregisterBufferObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0)
 {
@@ -2942,18 +3206,18 @@ static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0)
 
 /* cudaGetChannelDesc */
 typedef cudaError_t (*cudaGetChannelDesc_fn)(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1);
-static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1);
-static _Atomic(cudaGetChannelDesc_fn) cudaGetChannelDesc_slot = cudaGetChannelDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
-{
-	return atomic_load_explicit(&cudaGetChannelDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetChannelDesc_unavailable(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetChannelDesc]);
+}
+static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1);
+static _Atomic(cudaGetChannelDesc_fn) cudaGetChannelDesc_slot = cudaGetChannelDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
+{
+	return atomic_load_explicit(&cudaGetChannelDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
 {
@@ -2968,17 +3232,17 @@ static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, 
 
 /* cudaGetDevice */
 typedef cudaError_t (*cudaGetDevice_fn)(int *a0);
-static cudaError_t cudaGetDevice_resolve(int *a0);
-static _Atomic(cudaGetDevice_fn) cudaGetDevice_slot = cudaGetDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDevice(int *a0)
-{
-	return atomic_load_explicit(&cudaGetDevice_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGetDevice_unavailable(int *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDevice]);
+}
+static cudaError_t cudaGetDevice_resolve(int *a0);
+static _Atomic(cudaGetDevice_fn) cudaGetDevice_slot = cudaGetDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDevice(int *a0)
+{
+	return atomic_load_explicit(&cudaGetDevice_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGetDevice_resolve(int *a0)
 {
@@ -3012,17 +3276,17 @@ static cudaError_t cudaGetDeviceCount_resolve(int *a0)
 
 /* cudaGetDeviceFlags */
 typedef cudaError_t (*cudaGetDeviceFlags_fn)(unsigned int *a0);
-static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0);
-static _Atomic(cudaGetDeviceFlags_fn) cudaGetDeviceFlags_slot = cudaGetDeviceFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *a0)
-{
-	return atomic_load_explicit(&cudaGetDeviceFlags_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGetDeviceFlags_unavailable(unsigned int *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDeviceFlags]);
+}
+static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0);
+static _Atomic(cudaGetDeviceFlags_fn) cudaGetDeviceFlags_slot = cudaGetDeviceFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *a0)
+{
+	return atomic_load_explicit(&cudaGetDeviceFlags_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 {
@@ -3037,18 +3301,18 @@ static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 
 /* cudaGetDeviceProperties_v2 */
 typedef cudaError_t (*cudaGetDeviceProperties_v2_fn)(struct cudaDeviceProp *a0, int a1);
-static cudaError_t cudaGetDeviceProperties_v2_resolve(struct cudaDeviceProp *a0, int a1);
-static _Atomic(cudaGetDeviceProperties_v2_fn) cudaGetDeviceProperties_v2_slot = cudaGetDeviceProperties_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *a0, int a1)
-{
-	return atomic_load_explicit(&cudaGetDeviceProperties_v2_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetDeviceProperties_v2_unavailable(struct cudaDeviceProp *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDeviceProperties_v2]);
+}
+static cudaError_t cudaGetDeviceProperties_v2_resolve(struct cudaDeviceProp *a0, int a1);
+static _Atomic(cudaGetDeviceProperties_v2_fn) cudaGetDeviceProperties_v2_slot = cudaGetDeviceProperties_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *a0, int a1)
+{
+	return atomic_load_explicit(&cudaGetDeviceProperties_v2_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetDeviceProperties_v2_resolve(struct cudaDeviceProp *a0, int a1)
 {
@@ -3062,13 +3326,6 @@ static cudaError_t cudaGetDeviceProperties_v2_resolve(struct cudaDeviceProp *a0,
 }
 
 /* cudaGetDriverEntryPoint */
-typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static _Atomic(cudaGetDriverEntryPoint_fn) cudaGetDriverEntryPoint_slot = cudaGetDriverEntryPoint_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
-{
-	return atomic_load_explicit(&cudaGetDriverEntryPoint_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGetDriverEntryPoint_unavailable(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	(void)a0;
@@ -3078,11 +3335,19 @@ static cudaError_t cudaGetDriverEntryPoint_unavailable(const char *a0, void **a1
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint]);
 }
+static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
+static _Atomic(cudaGetDriverEntryPoint_fn) cudaGetDriverEntryPoint_slot = cudaGetDriverEntryPoint_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
+{
+	return atomic_load_explicit(&cudaGetDriverEntryPoint_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	cudaGetDriverEntryPoint_fn fn = (cudaGetDriverEntryPoint_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint();
 	if (!fn)
 		fn = cudaGetDriverEntryPoint_unavailable;
 	atomic_store_explicit(&cudaGetDriverEntryPoint_slot, fn, memory_order_release);
@@ -3090,13 +3355,6 @@ static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, un
 }
 
 /* cudaGetDriverEntryPoint_ptsz */
-typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static _Atomic(cudaGetDriverEntryPoint_ptsz_fn) cudaGetDriverEntryPoint_ptsz_slot = cudaGetDriverEntryPoint_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint_ptsz(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
-{
-	return atomic_load_explicit(&cudaGetDriverEntryPoint_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGetDriverEntryPoint_ptsz_unavailable(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	(void)a0;
@@ -3106,11 +3364,19 @@ static cudaError_t cudaGetDriverEntryPoint_ptsz_unavailable(const char *a0, void
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint_ptsz]);
 }
+static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
+static _Atomic(cudaGetDriverEntryPoint_ptsz_fn) cudaGetDriverEntryPoint_ptsz_slot = cudaGetDriverEntryPoint_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint_ptsz(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
+{
+	return atomic_load_explicit(&cudaGetDriverEntryPoint_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	cudaGetDriverEntryPoint_ptsz_fn fn = (cudaGetDriverEntryPoint_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz();
 	if (!fn)
 		fn = cudaGetDriverEntryPoint_ptsz_unavailable;
 	atomic_store_explicit(&cudaGetDriverEntryPoint_ptsz_slot, fn, memory_order_release);
@@ -3157,18 +3423,18 @@ static const char * cudaGetErrorString_resolve(cudaError_t a0)
 
 /* cudaGetExportTable */
 typedef cudaError_t (*cudaGetExportTable_fn)(const void **a0, const cudaUUID_t *a1);
-static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t *a1);
-static _Atomic(cudaGetExportTable_fn) cudaGetExportTable_slot = cudaGetExportTable_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetExportTable(const void **a0, const cudaUUID_t *a1)
-{
-	return atomic_load_explicit(&cudaGetExportTable_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetExportTable_unavailable(const void **a0, const cudaUUID_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetExportTable]);
+}
+static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t *a1);
+static _Atomic(cudaGetExportTable_fn) cudaGetExportTable_slot = cudaGetExportTable_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetExportTable(const void **a0, const cudaUUID_t *a1)
+{
+	return atomic_load_explicit(&cudaGetExportTable_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t *a1)
 {
@@ -3183,18 +3449,18 @@ static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t 
 
 /* cudaGetFuncBySymbol */
 typedef cudaError_t (*cudaGetFuncBySymbol_fn)(cudaFunction_t *a0, const void *a1);
-static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a1);
-static _Atomic(cudaGetFuncBySymbol_fn) cudaGetFuncBySymbol_slot = cudaGetFuncBySymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetFuncBySymbol_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetFuncBySymbol_unavailable(cudaFunction_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetFuncBySymbol]);
+}
+static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a1);
+static _Atomic(cudaGetFuncBySymbol_fn) cudaGetFuncBySymbol_slot = cudaGetFuncBySymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetFuncBySymbol_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a1)
 {
@@ -3209,18 +3475,18 @@ static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a
 
 /* cudaGetKernel */
 typedef cudaError_t (*cudaGetKernel_fn)(cudaKernel_t *a0, const void *a1);
-static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
-static _Atomic(cudaGetKernel_fn) cudaGetKernel_slot = cudaGetKernel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetKernel_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetKernel_unavailable(cudaKernel_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetKernel]);
+}
+static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
+static _Atomic(cudaGetKernel_fn) cudaGetKernel_slot = cudaGetKernel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetKernel_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
@@ -3235,16 +3501,16 @@ static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 
 /* cudaGetLastError */
 typedef cudaError_t (*cudaGetLastError_fn)(void);
+static cudaError_t cudaGetLastError_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGetLastError]);
+}
 static cudaError_t cudaGetLastError_resolve(void);
 static _Atomic(cudaGetLastError_fn) cudaGetLastError_slot = cudaGetLastError_resolve;
 CUDASTUB_EXPORT cudaError_t cudaGetLastError(void)
 {
 	return atomic_load_explicit(&cudaGetLastError_slot, memory_order_acquire)();
-}
-static cudaError_t cudaGetLastError_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaGetLastError]);
 }
 static cudaError_t cudaGetLastError_resolve(void)
 {
@@ -3259,12 +3525,6 @@ static cudaError_t cudaGetLastError_resolve(void)
 
 /* cudaGetMipmappedArrayLevel */
 typedef cudaError_t (*cudaGetMipmappedArrayLevel_fn)(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2);
-static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2);
-static _Atomic(cudaGetMipmappedArrayLevel_fn) cudaGetMipmappedArrayLevel_slot = cudaGetMipmappedArrayLevel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGetMipmappedArrayLevel_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGetMipmappedArrayLevel_unavailable(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -3272,6 +3532,12 @@ static cudaError_t cudaGetMipmappedArrayLevel_unavailable(cudaArray_t *a0, cudaM
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetMipmappedArrayLevel]);
+}
+static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2);
+static _Atomic(cudaGetMipmappedArrayLevel_fn) cudaGetMipmappedArrayLevel_slot = cudaGetMipmappedArrayLevel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGetMipmappedArrayLevel_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
 {
@@ -3286,18 +3552,18 @@ static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipma
 
 /* cudaGetSurfaceObjectResourceDesc */
 typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
-static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
-static _Atomic(cudaGetSurfaceObjectResourceDesc_fn) cudaGetSurfaceObjectResourceDesc_slot = cudaGetSurfaceObjectResourceDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetSurfaceObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetSurfaceObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSurfaceObjectResourceDesc]);
+}
+static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
+static _Atomic(cudaGetSurfaceObjectResourceDesc_fn) cudaGetSurfaceObjectResourceDesc_slot = cudaGetSurfaceObjectResourceDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetSurfaceObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
 {
@@ -3312,18 +3578,18 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 
 /* cudaGetSymbolAddress */
 typedef cudaError_t (*cudaGetSymbolAddress_fn)(void **a0, const void *a1);
-static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1);
-static _Atomic(cudaGetSymbolAddress_fn) cudaGetSymbolAddress_slot = cudaGetSymbolAddress_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetSymbolAddress(void **a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetSymbolAddress_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetSymbolAddress_unavailable(void **a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSymbolAddress]);
+}
+static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1);
+static _Atomic(cudaGetSymbolAddress_fn) cudaGetSymbolAddress_slot = cudaGetSymbolAddress_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetSymbolAddress(void **a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetSymbolAddress_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1)
 {
@@ -3338,18 +3604,18 @@ static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1)
 
 /* cudaGetSymbolSize */
 typedef cudaError_t (*cudaGetSymbolSize_fn)(size_t *a0, const void *a1);
-static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1);
-static _Atomic(cudaGetSymbolSize_fn) cudaGetSymbolSize_slot = cudaGetSymbolSize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetSymbolSize(size_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetSymbolSize_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetSymbolSize_unavailable(size_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSymbolSize]);
+}
+static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1);
+static _Atomic(cudaGetSymbolSize_fn) cudaGetSymbolSize_slot = cudaGetSymbolSize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetSymbolSize(size_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetSymbolSize_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 {
@@ -3364,18 +3630,18 @@ static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 
 /* cudaGetTextureObjectResourceDesc */
 typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
-static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
-static _Atomic(cudaGetTextureObjectResourceDesc_fn) cudaGetTextureObjectResourceDesc_slot = cudaGetTextureObjectResourceDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetTextureObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetTextureObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceDesc]);
+}
+static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
+static _Atomic(cudaGetTextureObjectResourceDesc_fn) cudaGetTextureObjectResourceDesc_slot = cudaGetTextureObjectResourceDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetTextureObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
 {
@@ -3390,18 +3656,18 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 
 /* cudaGetTextureObjectResourceViewDesc */
 typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
-static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
-static _Atomic(cudaGetTextureObjectResourceViewDesc_fn) cudaGetTextureObjectResourceViewDesc_slot = cudaGetTextureObjectResourceViewDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetTextureObjectResourceViewDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetTextureObjectResourceViewDesc_unavailable(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceViewDesc]);
+}
+static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
+static _Atomic(cudaGetTextureObjectResourceViewDesc_fn) cudaGetTextureObjectResourceViewDesc_slot = cudaGetTextureObjectResourceViewDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetTextureObjectResourceViewDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
 {
@@ -3416,18 +3682,18 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 
 /* cudaGetTextureObjectTextureDesc */
 typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
-static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
-static _Atomic(cudaGetTextureObjectTextureDesc_fn) cudaGetTextureObjectTextureDesc_slot = cudaGetTextureObjectTextureDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetTextureObjectTextureDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetTextureObjectTextureDesc_unavailable(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc]);
+}
+static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
+static _Atomic(cudaGetTextureObjectTextureDesc_fn) cudaGetTextureObjectTextureDesc_slot = cudaGetTextureObjectTextureDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetTextureObjectTextureDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
 {
@@ -3442,12 +3708,6 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 
 /* cudaGraphAddChildGraphNode */
 typedef cudaError_t (*cudaGraphAddChildGraphNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4);
-static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4);
-static _Atomic(cudaGraphAddChildGraphNode_fn) cudaGraphAddChildGraphNode_slot = cudaGraphAddChildGraphNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddChildGraphNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddChildGraphNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
 {
 	(void)a0;
@@ -3457,6 +3717,12 @@ static cudaError_t cudaGraphAddChildGraphNode_unavailable(cudaGraphNode_t *a0, c
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddChildGraphNode]);
+}
+static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4);
+static _Atomic(cudaGraphAddChildGraphNode_fn) cudaGraphAddChildGraphNode_slot = cudaGraphAddChildGraphNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddChildGraphNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
 {
@@ -3471,12 +3737,6 @@ static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaG
 
 /* cudaGraphAddDependencies */
 typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
-static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
-static _Atomic(cudaGraphAddDependencies_fn) cudaGraphAddDependencies_slot = cudaGraphAddDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaGraphAddDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphAddDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
 {
 	(void)a0;
@@ -3485,6 +3745,12 @@ static cudaError_t cudaGraphAddDependencies_unavailable(cudaGraph_t a0, const cu
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddDependencies]);
+}
+static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
+static _Atomic(cudaGraphAddDependencies_fn) cudaGraphAddDependencies_slot = cudaGraphAddDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaGraphAddDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
 {
@@ -3499,12 +3765,6 @@ static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGr
 
 /* cudaGraphAddDependencies_v2 */
 typedef cudaError_t (*cudaGraphAddDependencies_v2_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static cudaError_t cudaGraphAddDependencies_v2_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static _Atomic(cudaGraphAddDependencies_v2_fn) cudaGraphAddDependencies_v2_slot = cudaGraphAddDependencies_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddDependencies_v2_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -3514,6 +3774,12 @@ static cudaError_t cudaGraphAddDependencies_v2_unavailable(cudaGraph_t a0, const
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddDependencies_v2]);
+}
+static cudaError_t cudaGraphAddDependencies_v2_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+static _Atomic(cudaGraphAddDependencies_v2_fn) cudaGraphAddDependencies_v2_slot = cudaGraphAddDependencies_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddDependencies_v2_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
@@ -3528,12 +3794,6 @@ static cudaError_t cudaGraphAddDependencies_v2_resolve(cudaGraph_t a0, const cud
 
 /* cudaGraphAddEmptyNode */
 typedef cudaError_t (*cudaGraphAddEmptyNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3);
-static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3);
-static _Atomic(cudaGraphAddEmptyNode_fn) cudaGraphAddEmptyNode_slot = cudaGraphAddEmptyNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaGraphAddEmptyNode_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphAddEmptyNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
 {
 	(void)a0;
@@ -3542,6 +3802,12 @@ static cudaError_t cudaGraphAddEmptyNode_unavailable(cudaGraphNode_t *a0, cudaGr
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddEmptyNode]);
+}
+static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3);
+static _Atomic(cudaGraphAddEmptyNode_fn) cudaGraphAddEmptyNode_slot = cudaGraphAddEmptyNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaGraphAddEmptyNode_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
 {
@@ -3556,12 +3822,6 @@ static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_
 
 /* cudaGraphAddEventRecordNode */
 typedef cudaError_t (*cudaGraphAddEventRecordNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static _Atomic(cudaGraphAddEventRecordNode_fn) cudaGraphAddEventRecordNode_slot = cudaGraphAddEventRecordNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddEventRecordNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddEventRecordNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
 	(void)a0;
@@ -3571,6 +3831,12 @@ static cudaError_t cudaGraphAddEventRecordNode_unavailable(cudaGraphNode_t *a0, 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddEventRecordNode]);
+}
+static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
+static _Atomic(cudaGraphAddEventRecordNode_fn) cudaGraphAddEventRecordNode_slot = cudaGraphAddEventRecordNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddEventRecordNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
@@ -3585,12 +3851,6 @@ static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cuda
 
 /* cudaGraphAddEventWaitNode */
 typedef cudaError_t (*cudaGraphAddEventWaitNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static _Atomic(cudaGraphAddEventWaitNode_fn) cudaGraphAddEventWaitNode_slot = cudaGraphAddEventWaitNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddEventWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddEventWaitNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
 	(void)a0;
@@ -3600,6 +3860,12 @@ static cudaError_t cudaGraphAddEventWaitNode_unavailable(cudaGraphNode_t *a0, cu
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddEventWaitNode]);
+}
+static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
+static _Atomic(cudaGraphAddEventWaitNode_fn) cudaGraphAddEventWaitNode_slot = cudaGraphAddEventWaitNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddEventWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
@@ -3614,12 +3880,6 @@ static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGr
 
 /* cudaGraphAddExternalSemaphoresSignalNode */
 typedef cudaError_t (*cudaGraphAddExternalSemaphoresSignalNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4);
-static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4);
-static _Atomic(cudaGraphAddExternalSemaphoresSignalNode_fn) cudaGraphAddExternalSemaphoresSignalNode_slot = cudaGraphAddExternalSemaphoresSignalNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
 {
 	(void)a0;
@@ -3629,6 +3889,12 @@ static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_unavailable(cudaGrap
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddExternalSemaphoresSignalNode]);
+}
+static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4);
+static _Atomic(cudaGraphAddExternalSemaphoresSignalNode_fn) cudaGraphAddExternalSemaphoresSignalNode_slot = cudaGraphAddExternalSemaphoresSignalNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
 {
@@ -3643,12 +3909,6 @@ static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNod
 
 /* cudaGraphAddExternalSemaphoresWaitNode */
 typedef cudaError_t (*cudaGraphAddExternalSemaphoresWaitNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4);
-static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4);
-static _Atomic(cudaGraphAddExternalSemaphoresWaitNode_fn) cudaGraphAddExternalSemaphoresWaitNode_slot = cudaGraphAddExternalSemaphoresWaitNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
 {
 	(void)a0;
@@ -3658,6 +3918,12 @@ static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_unavailable(cudaGraphN
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddExternalSemaphoresWaitNode]);
+}
+static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4);
+static _Atomic(cudaGraphAddExternalSemaphoresWaitNode_fn) cudaGraphAddExternalSemaphoresWaitNode_slot = cudaGraphAddExternalSemaphoresWaitNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
 {
@@ -3672,12 +3938,6 @@ static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_
 
 /* cudaGraphAddHostNode */
 typedef cudaError_t (*cudaGraphAddHostNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4);
-static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4);
-static _Atomic(cudaGraphAddHostNode_fn) cudaGraphAddHostNode_slot = cudaGraphAddHostNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddHostNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddHostNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
 {
 	(void)a0;
@@ -3687,6 +3947,12 @@ static cudaError_t cudaGraphAddHostNode_unavailable(cudaGraphNode_t *a0, cudaGra
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddHostNode]);
+}
+static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4);
+static _Atomic(cudaGraphAddHostNode_fn) cudaGraphAddHostNode_slot = cudaGraphAddHostNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddHostNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
 {
@@ -3701,12 +3967,6 @@ static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t
 
 /* cudaGraphAddKernelNode */
 typedef cudaError_t (*cudaGraphAddKernelNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4);
-static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4);
-static _Atomic(cudaGraphAddKernelNode_fn) cudaGraphAddKernelNode_slot = cudaGraphAddKernelNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddKernelNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddKernelNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
 {
 	(void)a0;
@@ -3716,6 +3976,12 @@ static cudaError_t cudaGraphAddKernelNode_unavailable(cudaGraphNode_t *a0, cudaG
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddKernelNode]);
+}
+static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4);
+static _Atomic(cudaGraphAddKernelNode_fn) cudaGraphAddKernelNode_slot = cudaGraphAddKernelNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddKernelNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
 {
@@ -3730,12 +3996,6 @@ static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph
 
 /* cudaGraphAddMemAllocNode */
 typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
-static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
-static _Atomic(cudaGraphAddMemAllocNode_fn) cudaGraphAddMemAllocNode_slot = cudaGraphAddMemAllocNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemAllocNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemAllocNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
 {
 	(void)a0;
@@ -3745,6 +4005,12 @@ static cudaError_t cudaGraphAddMemAllocNode_unavailable(cudaGraphNode_t *a0, cud
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemAllocNode]);
+}
+static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
+static _Atomic(cudaGraphAddMemAllocNode_fn) cudaGraphAddMemAllocNode_slot = cudaGraphAddMemAllocNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemAllocNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
 {
@@ -3759,12 +4025,6 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 
 /* cudaGraphAddMemFreeNode */
 typedef cudaError_t (*cudaGraphAddMemFreeNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4);
-static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4);
-static _Atomic(cudaGraphAddMemFreeNode_fn) cudaGraphAddMemFreeNode_slot = cudaGraphAddMemFreeNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemFreeNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemFreeNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
 {
 	(void)a0;
@@ -3774,6 +4034,12 @@ static cudaError_t cudaGraphAddMemFreeNode_unavailable(cudaGraphNode_t *a0, cuda
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemFreeNode]);
+}
+static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4);
+static _Atomic(cudaGraphAddMemFreeNode_fn) cudaGraphAddMemFreeNode_slot = cudaGraphAddMemFreeNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemFreeNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
 {
@@ -3788,12 +4054,6 @@ static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGrap
 
 /* cudaGraphAddMemcpyNode */
 typedef cudaError_t (*cudaGraphAddMemcpyNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4);
-static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4);
-static _Atomic(cudaGraphAddMemcpyNode_fn) cudaGraphAddMemcpyNode_slot = cudaGraphAddMemcpyNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemcpyNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
 {
 	(void)a0;
@@ -3803,6 +4063,12 @@ static cudaError_t cudaGraphAddMemcpyNode_unavailable(cudaGraphNode_t *a0, cudaG
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNode]);
+}
+static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4);
+static _Atomic(cudaGraphAddMemcpyNode_fn) cudaGraphAddMemcpyNode_slot = cudaGraphAddMemcpyNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
 {
@@ -3817,12 +4083,6 @@ static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph
 
 /* cudaGraphAddMemcpyNode1D */
 typedef cudaError_t (*cudaGraphAddMemcpyNode1D_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaGraphAddMemcpyNode1D_fn) cudaGraphAddMemcpyNode1D_slot = cudaGraphAddMemcpyNode1D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNode1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaGraphAddMemcpyNode1D_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -3836,6 +4096,44 @@ static cudaError_t cudaGraphAddMemcpyNode1D_unavailable(cudaGraphNode_t *a0, cud
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNode1D]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphAddMemcpyNode1D = cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(void);
+void *cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(void)
+{
+	cudaGraphAddMemcpyNode1D_fn fn = (cudaGraphAddMemcpyNode1D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNode1D]);
+
+	if (!fn)
+		fn = cudaGraphAddMemcpyNode1D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphAddMemcpyNode1D\n"
+	"	.type cudaGraphAddMemcpyNode1D, @function\n"
+	"cudaGraphAddMemcpyNode1D:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphAddMemcpyNode1D(%rip)\n"
+	"	.size cudaGraphAddMemcpyNode1D, .-cudaGraphAddMemcpyNode1D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D\n"
+	"	.type cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D, @function\n"
+	"cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D:\n"
+	"	lea cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D, .-cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaGraphAddMemcpyNode1D_fn) cudaGraphAddMemcpyNode1D_slot = cudaGraphAddMemcpyNode1D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNode1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaGraphAddMemcpyNode1D_fn fn = (cudaGraphAddMemcpyNode1D_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -3846,15 +4144,10 @@ static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGra
 	atomic_store_explicit(&cudaGraphAddMemcpyNode1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaGraphAddMemcpyNodeFromSymbol */
 typedef cudaError_t (*cudaGraphAddMemcpyNodeFromSymbol_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaGraphAddMemcpyNodeFromSymbol_fn) cudaGraphAddMemcpyNodeFromSymbol_slot = cudaGraphAddMemcpyNodeFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -3869,6 +4162,44 @@ static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_unavailable(cudaGraphNode_t 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeFromSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol = cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(void);
+void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(void)
+{
+	cudaGraphAddMemcpyNodeFromSymbol_fn fn = (cudaGraphAddMemcpyNodeFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeFromSymbol]);
+
+	if (!fn)
+		fn = cudaGraphAddMemcpyNodeFromSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.type cudaGraphAddMemcpyNodeFromSymbol, @function\n"
+	"cudaGraphAddMemcpyNodeFromSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol(%rip)\n"
+	"	.size cudaGraphAddMemcpyNodeFromSymbol, .-cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol, .-cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaGraphAddMemcpyNodeFromSymbol_fn) cudaGraphAddMemcpyNodeFromSymbol_slot = cudaGraphAddMemcpyNodeFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaGraphAddMemcpyNodeFromSymbol_fn fn = (cudaGraphAddMemcpyNodeFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -3879,15 +4210,10 @@ static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0,
 	atomic_store_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaGraphAddMemcpyNodeToSymbol */
 typedef cudaError_t (*cudaGraphAddMemcpyNodeToSymbol_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaGraphAddMemcpyNodeToSymbol_fn) cudaGraphAddMemcpyNodeToSymbol_slot = cudaGraphAddMemcpyNodeToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaGraphAddMemcpyNodeToSymbol_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -3902,6 +4228,44 @@ static cudaError_t cudaGraphAddMemcpyNodeToSymbol_unavailable(cudaGraphNode_t *a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeToSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol = cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(void);
+void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(void)
+{
+	cudaGraphAddMemcpyNodeToSymbol_fn fn = (cudaGraphAddMemcpyNodeToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeToSymbol]);
+
+	if (!fn)
+		fn = cudaGraphAddMemcpyNodeToSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.type cudaGraphAddMemcpyNodeToSymbol, @function\n"
+	"cudaGraphAddMemcpyNodeToSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol(%rip)\n"
+	"	.size cudaGraphAddMemcpyNodeToSymbol, .-cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol, .-cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaGraphAddMemcpyNodeToSymbol_fn) cudaGraphAddMemcpyNodeToSymbol_slot = cudaGraphAddMemcpyNodeToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaGraphAddMemcpyNodeToSymbol_fn fn = (cudaGraphAddMemcpyNodeToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -3912,15 +4276,10 @@ static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, c
 	atomic_store_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaGraphAddMemsetNode */
 typedef cudaError_t (*cudaGraphAddMemsetNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4);
-static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4);
-static _Atomic(cudaGraphAddMemsetNode_fn) cudaGraphAddMemsetNode_slot = cudaGraphAddMemsetNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemsetNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemsetNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
 {
 	(void)a0;
@@ -3930,6 +4289,12 @@ static cudaError_t cudaGraphAddMemsetNode_unavailable(cudaGraphNode_t *a0, cudaG
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemsetNode]);
+}
+static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4);
+static _Atomic(cudaGraphAddMemsetNode_fn) cudaGraphAddMemsetNode_slot = cudaGraphAddMemsetNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemsetNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
 {
@@ -3944,12 +4309,6 @@ static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph
 
 /* cudaGraphAddNode */
 typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4);
-static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4);
-static _Atomic(cudaGraphAddNode_fn) cudaGraphAddNode_slot = cudaGraphAddNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4)
 {
 	(void)a0;
@@ -3959,6 +4318,12 @@ static cudaError_t cudaGraphAddNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddNode]);
+}
+static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4);
+static _Atomic(cudaGraphAddNode_fn) cudaGraphAddNode_slot = cudaGraphAddNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4)
 {
@@ -3973,12 +4338,6 @@ static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1,
 
 /* cudaGraphAddNode_v2 */
 typedef cudaError_t (*cudaGraphAddNode_v2_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
-static cudaError_t cudaGraphAddNode_v2_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
-static _Atomic(cudaGraphAddNode_v2_fn) cudaGraphAddNode_v2_slot = cudaGraphAddNode_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
-{
-	return atomic_load_explicit(&cudaGraphAddNode_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphAddNode_v2_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
 {
 	(void)a0;
@@ -3989,6 +4348,12 @@ static cudaError_t cudaGraphAddNode_v2_unavailable(cudaGraphNode_t *a0, cudaGrap
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddNode_v2]);
+}
+static cudaError_t cudaGraphAddNode_v2_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
+static _Atomic(cudaGraphAddNode_v2_fn) cudaGraphAddNode_v2_slot = cudaGraphAddNode_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
+{
+	return atomic_load_explicit(&cudaGraphAddNode_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphAddNode_v2_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
 {
@@ -4003,18 +4368,18 @@ static cudaError_t cudaGraphAddNode_v2_resolve(cudaGraphNode_t *a0, cudaGraph_t 
 
 /* cudaGraphChildGraphNodeGetGraph */
 typedef cudaError_t (*cudaGraphChildGraphNodeGetGraph_fn)(cudaGraphNode_t a0, cudaGraph_t *a1);
-static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, cudaGraph_t *a1);
-static _Atomic(cudaGraphChildGraphNodeGetGraph_fn) cudaGraphChildGraphNodeGetGraph_slot = cudaGraphChildGraphNodeGetGraph_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t a0, cudaGraph_t *a1)
-{
-	return atomic_load_explicit(&cudaGraphChildGraphNodeGetGraph_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphChildGraphNodeGetGraph_unavailable(cudaGraphNode_t a0, cudaGraph_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphChildGraphNodeGetGraph]);
+}
+static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, cudaGraph_t *a1);
+static _Atomic(cudaGraphChildGraphNodeGetGraph_fn) cudaGraphChildGraphNodeGetGraph_slot = cudaGraphChildGraphNodeGetGraph_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t a0, cudaGraph_t *a1)
+{
+	return atomic_load_explicit(&cudaGraphChildGraphNodeGetGraph_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, cudaGraph_t *a1)
 {
@@ -4029,18 +4394,18 @@ static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, c
 
 /* cudaGraphClone */
 typedef cudaError_t (*cudaGraphClone_fn)(cudaGraph_t *a0, cudaGraph_t a1);
-static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1);
-static _Atomic(cudaGraphClone_fn) cudaGraphClone_slot = cudaGraphClone_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *a0, cudaGraph_t a1)
-{
-	return atomic_load_explicit(&cudaGraphClone_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphClone_unavailable(cudaGraph_t *a0, cudaGraph_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphClone]);
+}
+static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1);
+static _Atomic(cudaGraphClone_fn) cudaGraphClone_slot = cudaGraphClone_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *a0, cudaGraph_t a1)
+{
+	return atomic_load_explicit(&cudaGraphClone_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1)
 {
@@ -4055,12 +4420,6 @@ static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1)
 
 /* cudaGraphConditionalHandleCreate */
 typedef cudaError_t (*cudaGraphConditionalHandleCreate_fn)(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphConditionalHandleCreate_fn) cudaGraphConditionalHandleCreate_slot = cudaGraphConditionalHandleCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphConditionalHandleCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphConditionalHandleCreate_unavailable(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -4069,6 +4428,12 @@ static cudaError_t cudaGraphConditionalHandleCreate_unavailable(cudaGraphConditi
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphConditionalHandleCreate]);
+}
+static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphConditionalHandleCreate_fn) cudaGraphConditionalHandleCreate_slot = cudaGraphConditionalHandleCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphConditionalHandleCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
 {
@@ -4083,18 +4448,18 @@ static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditional
 
 /* cudaGraphCreate */
 typedef cudaError_t (*cudaGraphCreate_fn)(cudaGraph_t *a0, unsigned int a1);
-static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1);
-static _Atomic(cudaGraphCreate_fn) cudaGraphCreate_slot = cudaGraphCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaGraphCreate_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphCreate_unavailable(cudaGraph_t *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphCreate]);
+}
+static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1);
+static _Atomic(cudaGraphCreate_fn) cudaGraphCreate_slot = cudaGraphCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaGraphCreate_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1)
 {
@@ -4109,12 +4474,6 @@ static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1)
 
 /* cudaGraphDebugDotPrint */
 typedef cudaError_t (*cudaGraphDebugDotPrint_fn)(cudaGraph_t a0, const char *a1, unsigned int a2);
-static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1, unsigned int a2);
-static _Atomic(cudaGraphDebugDotPrint_fn) cudaGraphDebugDotPrint_slot = cudaGraphDebugDotPrint_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t a0, const char *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphDebugDotPrint_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphDebugDotPrint_unavailable(cudaGraph_t a0, const char *a1, unsigned int a2)
 {
 	(void)a0;
@@ -4122,6 +4481,12 @@ static cudaError_t cudaGraphDebugDotPrint_unavailable(cudaGraph_t a0, const char
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphDebugDotPrint]);
+}
+static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1, unsigned int a2);
+static _Atomic(cudaGraphDebugDotPrint_fn) cudaGraphDebugDotPrint_slot = cudaGraphDebugDotPrint_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t a0, const char *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphDebugDotPrint_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1, unsigned int a2)
 {
@@ -4136,17 +4501,17 @@ static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1
 
 /* cudaGraphDestroy */
 typedef cudaError_t (*cudaGraphDestroy_fn)(cudaGraph_t a0);
-static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0);
-static _Atomic(cudaGraphDestroy_fn) cudaGraphDestroy_slot = cudaGraphDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t a0)
-{
-	return atomic_load_explicit(&cudaGraphDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphDestroy_unavailable(cudaGraph_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphDestroy]);
+}
+static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0);
+static _Atomic(cudaGraphDestroy_fn) cudaGraphDestroy_slot = cudaGraphDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t a0)
+{
+	return atomic_load_explicit(&cudaGraphDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0)
 {
@@ -4161,17 +4526,17 @@ static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0)
 
 /* cudaGraphDestroyNode */
 typedef cudaError_t (*cudaGraphDestroyNode_fn)(cudaGraphNode_t a0);
-static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0);
-static _Atomic(cudaGraphDestroyNode_fn) cudaGraphDestroyNode_slot = cudaGraphDestroyNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphDestroyNode(cudaGraphNode_t a0)
-{
-	return atomic_load_explicit(&cudaGraphDestroyNode_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphDestroyNode_unavailable(cudaGraphNode_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphDestroyNode]);
+}
+static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0);
+static _Atomic(cudaGraphDestroyNode_fn) cudaGraphDestroyNode_slot = cudaGraphDestroyNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphDestroyNode(cudaGraphNode_t a0)
+{
+	return atomic_load_explicit(&cudaGraphDestroyNode_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0)
 {
@@ -4186,18 +4551,18 @@ static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0)
 
 /* cudaGraphEventRecordNodeGetEvent */
 typedef cudaError_t (*cudaGraphEventRecordNodeGetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t *a1);
-static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
-static _Atomic(cudaGraphEventRecordNodeGetEvent_fn) cudaGraphEventRecordNodeGetEvent_slot = cudaGraphEventRecordNodeGetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
-{
-	return atomic_load_explicit(&cudaGraphEventRecordNodeGetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventRecordNodeGetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventRecordNodeGetEvent]);
+}
+static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
+static _Atomic(cudaGraphEventRecordNodeGetEvent_fn) cudaGraphEventRecordNodeGetEvent_slot = cudaGraphEventRecordNodeGetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
+{
+	return atomic_load_explicit(&cudaGraphEventRecordNodeGetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
@@ -4212,18 +4577,18 @@ static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, 
 
 /* cudaGraphEventRecordNodeSetEvent */
 typedef cudaError_t (*cudaGraphEventRecordNodeSetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t a1);
-static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
-static _Atomic(cudaGraphEventRecordNodeSetEvent_fn) cudaGraphEventRecordNodeSetEvent_slot = cudaGraphEventRecordNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
-{
-	return atomic_load_explicit(&cudaGraphEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventRecordNodeSetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventRecordNodeSetEvent]);
+}
+static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
+static _Atomic(cudaGraphEventRecordNodeSetEvent_fn) cudaGraphEventRecordNodeSetEvent_slot = cudaGraphEventRecordNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
+{
+	return atomic_load_explicit(&cudaGraphEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1)
 {
@@ -4238,18 +4603,18 @@ static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, 
 
 /* cudaGraphEventWaitNodeGetEvent */
 typedef cudaError_t (*cudaGraphEventWaitNodeGetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t *a1);
-static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
-static _Atomic(cudaGraphEventWaitNodeGetEvent_fn) cudaGraphEventWaitNodeGetEvent_slot = cudaGraphEventWaitNodeGetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
-{
-	return atomic_load_explicit(&cudaGraphEventWaitNodeGetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventWaitNodeGetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventWaitNodeGetEvent]);
+}
+static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
+static _Atomic(cudaGraphEventWaitNodeGetEvent_fn) cudaGraphEventWaitNodeGetEvent_slot = cudaGraphEventWaitNodeGetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
+{
+	return atomic_load_explicit(&cudaGraphEventWaitNodeGetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
@@ -4264,18 +4629,18 @@ static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cu
 
 /* cudaGraphEventWaitNodeSetEvent */
 typedef cudaError_t (*cudaGraphEventWaitNodeSetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t a1);
-static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
-static _Atomic(cudaGraphEventWaitNodeSetEvent_fn) cudaGraphEventWaitNodeSetEvent_slot = cudaGraphEventWaitNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
-{
-	return atomic_load_explicit(&cudaGraphEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventWaitNodeSetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventWaitNodeSetEvent]);
+}
+static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
+static _Atomic(cudaGraphEventWaitNodeSetEvent_fn) cudaGraphEventWaitNodeSetEvent_slot = cudaGraphEventWaitNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
+{
+	return atomic_load_explicit(&cudaGraphEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1)
 {
@@ -4290,12 +4655,6 @@ static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cu
 
 /* cudaGraphExecChildGraphNodeSetParams */
 typedef cudaError_t (*cudaGraphExecChildGraphNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static _Atomic(cudaGraphExecChildGraphNodeSetParams_fn) cudaGraphExecChildGraphNodeSetParams_slot = cudaGraphExecChildGraphNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
-{
-	return atomic_load_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecChildGraphNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
 	(void)a0;
@@ -4303,6 +4662,12 @@ static cudaError_t cudaGraphExecChildGraphNodeSetParams_unavailable(cudaGraphExe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecChildGraphNodeSetParams]);
+}
+static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2);
+static _Atomic(cudaGraphExecChildGraphNodeSetParams_fn) cudaGraphExecChildGraphNodeSetParams_slot = cudaGraphExecChildGraphNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
+{
+	return atomic_load_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
@@ -4317,17 +4682,17 @@ static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t 
 
 /* cudaGraphExecDestroy */
 typedef cudaError_t (*cudaGraphExecDestroy_fn)(cudaGraphExec_t a0);
-static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0);
-static _Atomic(cudaGraphExecDestroy_fn) cudaGraphExecDestroy_slot = cudaGraphExecDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t a0)
-{
-	return atomic_load_explicit(&cudaGraphExecDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphExecDestroy_unavailable(cudaGraphExec_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecDestroy]);
+}
+static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0);
+static _Atomic(cudaGraphExecDestroy_fn) cudaGraphExecDestroy_slot = cudaGraphExecDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t a0)
+{
+	return atomic_load_explicit(&cudaGraphExecDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0)
 {
@@ -4342,12 +4707,6 @@ static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0)
 
 /* cudaGraphExecEventRecordNodeSetEvent */
 typedef cudaError_t (*cudaGraphExecEventRecordNodeSetEvent_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static _Atomic(cudaGraphExecEventRecordNodeSetEvent_fn) cudaGraphExecEventRecordNodeSetEvent_slot = cudaGraphExecEventRecordNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
-{
-	return atomic_load_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecEventRecordNodeSetEvent_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
 	(void)a0;
@@ -4355,6 +4714,12 @@ static cudaError_t cudaGraphExecEventRecordNodeSetEvent_unavailable(cudaGraphExe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecEventRecordNodeSetEvent]);
+}
+static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
+static _Atomic(cudaGraphExecEventRecordNodeSetEvent_fn) cudaGraphExecEventRecordNodeSetEvent_slot = cudaGraphExecEventRecordNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
+{
+	return atomic_load_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
@@ -4369,12 +4734,6 @@ static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t 
 
 /* cudaGraphExecEventWaitNodeSetEvent */
 typedef cudaError_t (*cudaGraphExecEventWaitNodeSetEvent_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static _Atomic(cudaGraphExecEventWaitNodeSetEvent_fn) cudaGraphExecEventWaitNodeSetEvent_slot = cudaGraphExecEventWaitNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
-{
-	return atomic_load_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecEventWaitNodeSetEvent_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
 	(void)a0;
@@ -4382,6 +4741,12 @@ static cudaError_t cudaGraphExecEventWaitNodeSetEvent_unavailable(cudaGraphExec_
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecEventWaitNodeSetEvent]);
+}
+static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
+static _Atomic(cudaGraphExecEventWaitNodeSetEvent_fn) cudaGraphExecEventWaitNodeSetEvent_slot = cudaGraphExecEventWaitNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
+{
+	return atomic_load_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
@@ -4396,12 +4761,6 @@ static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0
 
 /* cudaGraphExecExternalSemaphoresSignalNodeSetParams */
 typedef cudaError_t (*cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2);
-static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2);
-static _Atomic(cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
 {
 	(void)a0;
@@ -4409,6 +4768,12 @@ static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_unavailabl
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecExternalSemaphoresSignalNodeSetParams]);
+}
+static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2);
+static _Atomic(cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
 {
@@ -4423,12 +4788,6 @@ static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cu
 
 /* cudaGraphExecExternalSemaphoresWaitNodeSetParams */
 typedef cudaError_t (*cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2);
-static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2);
-static _Atomic(cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
 {
 	(void)a0;
@@ -4436,6 +4795,12 @@ static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_unavailable(
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecExternalSemaphoresWaitNodeSetParams]);
+}
+static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2);
+static _Atomic(cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
 {
@@ -4450,18 +4815,18 @@ static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cuda
 
 /* cudaGraphExecGetFlags */
 typedef cudaError_t (*cudaGraphExecGetFlags_fn)(cudaGraphExec_t a0, unsigned long long *a1);
-static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned long long *a1);
-static _Atomic(cudaGraphExecGetFlags_fn) cudaGraphExecGetFlags_slot = cudaGraphExecGetFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cudaGraphExecGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExecGetFlags_unavailable(cudaGraphExec_t a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecGetFlags]);
+}
+static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned long long *a1);
+static _Atomic(cudaGraphExecGetFlags_fn) cudaGraphExecGetFlags_slot = cudaGraphExecGetFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cudaGraphExecGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned long long *a1)
 {
@@ -4476,12 +4841,6 @@ static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned lo
 
 /* cudaGraphExecHostNodeSetParams */
 typedef cudaError_t (*cudaGraphExecHostNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2);
-static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2);
-static _Atomic(cudaGraphExecHostNodeSetParams_fn) cudaGraphExecHostNodeSetParams_slot = cudaGraphExecHostNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecHostNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecHostNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
 {
 	(void)a0;
@@ -4489,6 +4848,12 @@ static cudaError_t cudaGraphExecHostNodeSetParams_unavailable(cudaGraphExec_t a0
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecHostNodeSetParams]);
+}
+static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2);
+static _Atomic(cudaGraphExecHostNodeSetParams_fn) cudaGraphExecHostNodeSetParams_slot = cudaGraphExecHostNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecHostNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
 {
@@ -4503,12 +4868,6 @@ static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cu
 
 /* cudaGraphExecKernelNodeSetParams */
 typedef cudaError_t (*cudaGraphExecKernelNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2);
-static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2);
-static _Atomic(cudaGraphExecKernelNodeSetParams_fn) cudaGraphExecKernelNodeSetParams_slot = cudaGraphExecKernelNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecKernelNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecKernelNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
 {
 	(void)a0;
@@ -4516,6 +4875,12 @@ static cudaError_t cudaGraphExecKernelNodeSetParams_unavailable(cudaGraphExec_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecKernelNodeSetParams]);
+}
+static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2);
+static _Atomic(cudaGraphExecKernelNodeSetParams_fn) cudaGraphExecKernelNodeSetParams_slot = cudaGraphExecKernelNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecKernelNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
 {
@@ -4530,12 +4895,6 @@ static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, 
 
 /* cudaGraphExecMemcpyNodeSetParams */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2);
-static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2);
-static _Atomic(cudaGraphExecMemcpyNodeSetParams_fn) cudaGraphExecMemcpyNodeSetParams_slot = cudaGraphExecMemcpyNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
 {
 	(void)a0;
@@ -4543,6 +4902,12 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams_unavailable(cudaGraphExec_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParams]);
+}
+static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2);
+static _Atomic(cudaGraphExecMemcpyNodeSetParams_fn) cudaGraphExecMemcpyNodeSetParams_slot = cudaGraphExecMemcpyNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
 {
@@ -4557,12 +4922,6 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, 
 
 /* cudaGraphExecMemcpyNodeSetParams1D */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParams1D_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaGraphExecMemcpyNodeSetParams1D_fn) cudaGraphExecMemcpyNodeSetParams1D_slot = cudaGraphExecMemcpyNodeSetParams1D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -4573,6 +4932,12 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_unavailable(cudaGraphExec_
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParams1D]);
+}
+static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaGraphExecMemcpyNodeSetParams1D_fn) cudaGraphExecMemcpyNodeSetParams1D_slot = cudaGraphExecMemcpyNodeSetParams1D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -4587,12 +4952,6 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0
 
 /* cudaGraphExecMemcpyNodeSetParamsFromSymbol */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn) cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot = cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -4605,6 +4964,44 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_unavailable(cudaGr
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsFromSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol = cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(void);
+void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(void)
+{
+	cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsFromSymbol]);
+
+	if (!fn)
+		fn = cudaGraphExecMemcpyNodeSetParamsFromSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.type cudaGraphExecMemcpyNodeSetParamsFromSymbol, @function\n"
+	"cudaGraphExecMemcpyNodeSetParamsFromSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol(%rip)\n"
+	"	.size cudaGraphExecMemcpyNodeSetParamsFromSymbol, .-cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol, .-cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn) cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot = cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -4615,15 +5012,10 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphE
 	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaGraphExecMemcpyNodeSetParamsToSymbol */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParamsToSymbol_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaGraphExecMemcpyNodeSetParamsToSymbol_fn) cudaGraphExecMemcpyNodeSetParamsToSymbol_slot = cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -4636,6 +5028,44 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_unavailable(cudaGrap
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsToSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol = cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(void);
+void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(void)
+{
+	cudaGraphExecMemcpyNodeSetParamsToSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsToSymbol]);
+
+	if (!fn)
+		fn = cudaGraphExecMemcpyNodeSetParamsToSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.type cudaGraphExecMemcpyNodeSetParamsToSymbol, @function\n"
+	"cudaGraphExecMemcpyNodeSetParamsToSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol(%rip)\n"
+	"	.size cudaGraphExecMemcpyNodeSetParamsToSymbol, .-cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol, .-cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaGraphExecMemcpyNodeSetParamsToSymbol_fn) cudaGraphExecMemcpyNodeSetParamsToSymbol_slot = cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaGraphExecMemcpyNodeSetParamsToSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -4646,15 +5076,10 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExe
 	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaGraphExecMemsetNodeSetParams */
 typedef cudaError_t (*cudaGraphExecMemsetNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2);
-static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2);
-static _Atomic(cudaGraphExecMemsetNodeSetParams_fn) cudaGraphExecMemsetNodeSetParams_slot = cudaGraphExecMemsetNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecMemsetNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
 {
 	(void)a0;
@@ -4662,6 +5087,12 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_unavailable(cudaGraphExec_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemsetNodeSetParams]);
+}
+static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2);
+static _Atomic(cudaGraphExecMemsetNodeSetParams_fn) cudaGraphExecMemsetNodeSetParams_slot = cudaGraphExecMemsetNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
 {
@@ -4676,12 +5107,6 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, 
 
 /* cudaGraphExecNodeSetParams */
 typedef cudaError_t (*cudaGraphExecNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
-static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
-static _Atomic(cudaGraphExecNodeSetParams_fn) cudaGraphExecNodeSetParams_slot = cudaGraphExecNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
 {
 	(void)a0;
@@ -4689,6 +5114,12 @@ static cudaError_t cudaGraphExecNodeSetParams_unavailable(cudaGraphExec_t a0, cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecNodeSetParams]);
+}
+static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
+static _Atomic(cudaGraphExecNodeSetParams_fn) cudaGraphExecNodeSetParams_slot = cudaGraphExecNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
 {
@@ -4702,13 +5133,6 @@ static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGr
 }
 
 /* cudaGraphExecUpdate */
-typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
-static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
-static _Atomic(cudaGraphExecUpdate_fn) cudaGraphExecUpdate_slot = cudaGraphExecUpdate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecUpdate_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecUpdate_unavailable(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
 {
 	(void)a0;
@@ -4717,11 +5141,19 @@ static cudaError_t cudaGraphExecUpdate_unavailable(cudaGraphExec_t a0, cudaGraph
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecUpdate]);
 }
+static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
+static _Atomic(cudaGraphExecUpdate_fn) cudaGraphExecUpdate_slot = cudaGraphExecUpdate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecUpdate_slot, memory_order_acquire)(a0, a1, a2);
+}
 static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
 {
 	cudaGraphExecUpdate_fn fn = (cudaGraphExecUpdate_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecUpdate]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphExecUpdate();
 	if (!fn)
 		fn = cudaGraphExecUpdate_unavailable;
 	atomic_store_explicit(&cudaGraphExecUpdate_slot, fn, memory_order_release);
@@ -4730,18 +5162,18 @@ static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a
 
 /* cudaGraphExternalSemaphoresSignalNodeGetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresSignalNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresSignalNodeGetParams_fn) cudaGraphExternalSemaphoresSignalNodeGetParams_slot = cudaGraphExternalSemaphoresSignalNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresSignalNodeGetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresSignalNodeGetParams_fn) cudaGraphExternalSemaphoresSignalNodeGetParams_slot = cudaGraphExternalSemaphoresSignalNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
@@ -4756,18 +5188,18 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGr
 
 /* cudaGraphExternalSemaphoresSignalNodeSetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresSignalNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExternalSemaphoresSignalNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresSignalNodeSetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExternalSemaphoresSignalNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
@@ -4782,18 +5214,18 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGr
 
 /* cudaGraphExternalSemaphoresWaitNodeGetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresWaitNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresWaitNodeGetParams_fn) cudaGraphExternalSemaphoresWaitNodeGetParams_slot = cudaGraphExternalSemaphoresWaitNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresWaitNodeGetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresWaitNodeGetParams_fn) cudaGraphExternalSemaphoresWaitNodeGetParams_slot = cudaGraphExternalSemaphoresWaitNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
@@ -4808,18 +5240,18 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGrap
 
 /* cudaGraphExternalSemaphoresWaitNodeSetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresWaitNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExternalSemaphoresWaitNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresWaitNodeSetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExternalSemaphoresWaitNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
@@ -4834,12 +5266,6 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGrap
 
 /* cudaGraphGetEdges */
 typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3);
-static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3);
-static _Atomic(cudaGraphGetEdges_fn) cudaGraphGetEdges_slot = cudaGraphGetEdges_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphGetEdges(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cudaGraphGetEdges_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphGetEdges_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3)
 {
 	(void)a0;
@@ -4848,6 +5274,12 @@ static cudaError_t cudaGraphGetEdges_unavailable(cudaGraph_t a0, cudaGraphNode_t
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetEdges]);
+}
+static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3);
+static _Atomic(cudaGraphGetEdges_fn) cudaGraphGetEdges_slot = cudaGraphGetEdges_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphGetEdges(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cudaGraphGetEdges_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3)
 {
@@ -4862,12 +5294,6 @@ static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 
 /* cudaGraphGetEdges_v2 */
 typedef cudaError_t (*cudaGraphGetEdges_v2_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
-static cudaError_t cudaGraphGetEdges_v2_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
-static _Atomic(cudaGraphGetEdges_v2_fn) cudaGraphGetEdges_v2_slot = cudaGraphGetEdges_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphGetEdges_v2(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
-{
-	return atomic_load_explicit(&cudaGraphGetEdges_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphGetEdges_v2_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
 {
 	(void)a0;
@@ -4877,6 +5303,12 @@ static cudaError_t cudaGraphGetEdges_v2_unavailable(cudaGraph_t a0, cudaGraphNod
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetEdges_v2]);
+}
+static cudaError_t cudaGraphGetEdges_v2_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
+static _Atomic(cudaGraphGetEdges_v2_fn) cudaGraphGetEdges_v2_slot = cudaGraphGetEdges_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphGetEdges_v2(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
+{
+	return atomic_load_explicit(&cudaGraphGetEdges_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphGetEdges_v2_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
 {
@@ -4891,12 +5323,6 @@ static cudaError_t cudaGraphGetEdges_v2_resolve(cudaGraph_t a0, cudaGraphNode_t 
 
 /* cudaGraphGetNodes */
 typedef cudaError_t (*cudaGraphGetNodes_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static _Atomic(cudaGraphGetNodes_fn) cudaGraphGetNodes_slot = cudaGraphGetNodes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cudaGraphGetNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphGetNodes_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -4904,6 +5330,12 @@ static cudaError_t cudaGraphGetNodes_unavailable(cudaGraph_t a0, cudaGraphNode_t
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetNodes]);
+}
+static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
+static _Atomic(cudaGraphGetNodes_fn) cudaGraphGetNodes_slot = cudaGraphGetNodes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cudaGraphGetNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
@@ -4918,12 +5350,6 @@ static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 
 /* cudaGraphGetRootNodes */
 typedef cudaError_t (*cudaGraphGetRootNodes_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static _Atomic(cudaGraphGetRootNodes_fn) cudaGraphGetRootNodes_slot = cudaGraphGetRootNodes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cudaGraphGetRootNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphGetRootNodes_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -4931,6 +5357,12 @@ static cudaError_t cudaGraphGetRootNodes_unavailable(cudaGraph_t a0, cudaGraphNo
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetRootNodes]);
+}
+static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
+static _Atomic(cudaGraphGetRootNodes_fn) cudaGraphGetRootNodes_slot = cudaGraphGetRootNodes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cudaGraphGetRootNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
@@ -4945,18 +5377,18 @@ static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t
 
 /* cudaGraphHostNodeGetParams */
 typedef cudaError_t (*cudaGraphHostNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaHostNodeParams *a1);
-static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaHostNodeParams *a1);
-static _Atomic(cudaGraphHostNodeGetParams_fn) cudaGraphHostNodeGetParams_slot = cudaGraphHostNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphHostNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphHostNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphHostNodeGetParams]);
+}
+static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaHostNodeParams *a1);
+static _Atomic(cudaGraphHostNodeGetParams_fn) cudaGraphHostNodeGetParams_slot = cudaGraphHostNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphHostNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
 {
@@ -4971,18 +5403,18 @@ static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct
 
 /* cudaGraphHostNodeSetParams */
 typedef cudaError_t (*cudaGraphHostNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1);
-static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1);
-static _Atomic(cudaGraphHostNodeSetParams_fn) cudaGraphHostNodeSetParams_slot = cudaGraphHostNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphHostNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphHostNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphHostNodeSetParams]);
+}
+static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1);
+static _Atomic(cudaGraphHostNodeSetParams_fn) cudaGraphHostNodeSetParams_slot = cudaGraphHostNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphHostNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
 {
@@ -4996,13 +5428,6 @@ static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const 
 }
 
 /* cudaGraphInstantiate */
-typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static _Atomic(cudaGraphInstantiate_fn) cudaGraphInstantiate_slot = cudaGraphInstantiate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiate_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiate_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
 	(void)a0;
@@ -5011,11 +5436,19 @@ static cudaError_t cudaGraphInstantiate_unavailable(cudaGraphExec_t *a0, cudaGra
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiate]);
 }
+static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
+static _Atomic(cudaGraphInstantiate_fn) cudaGraphInstantiate_slot = cudaGraphInstantiate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiate_slot, memory_order_acquire)(a0, a1, a2);
+}
 static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
 	cudaGraphInstantiate_fn fn = (cudaGraphInstantiate_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiate]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphInstantiate();
 	if (!fn)
 		fn = cudaGraphInstantiate_unavailable;
 	atomic_store_explicit(&cudaGraphInstantiate_slot, fn, memory_order_release);
@@ -5024,12 +5457,6 @@ static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t
 
 /* cudaGraphInstantiateWithFlags */
 typedef cudaError_t (*cudaGraphInstantiateWithFlags_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static _Atomic(cudaGraphInstantiateWithFlags_fn) cudaGraphInstantiateWithFlags_slot = cudaGraphInstantiateWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiateWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiateWithFlags_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
 	(void)a0;
@@ -5037,6 +5464,12 @@ static cudaError_t cudaGraphInstantiateWithFlags_unavailable(cudaGraphExec_t *a0
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiateWithFlags]);
+}
+static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
+static _Atomic(cudaGraphInstantiateWithFlags_fn) cudaGraphInstantiateWithFlags_slot = cudaGraphInstantiateWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiateWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
@@ -5051,12 +5484,6 @@ static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cu
 
 /* cudaGraphInstantiateWithParams */
 typedef cudaError_t (*cudaGraphInstantiateWithParams_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static _Atomic(cudaGraphInstantiateWithParams_fn) cudaGraphInstantiateWithParams_slot = cudaGraphInstantiateWithParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiateWithParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiateWithParams_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
 	(void)a0;
@@ -5064,6 +5491,12 @@ static cudaError_t cudaGraphInstantiateWithParams_unavailable(cudaGraphExec_t *a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiateWithParams]);
+}
+static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
+static _Atomic(cudaGraphInstantiateWithParams_fn) cudaGraphInstantiateWithParams_slot = cudaGraphInstantiateWithParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiateWithParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
@@ -5078,12 +5511,6 @@ static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, c
 
 /* cudaGraphInstantiateWithParams_ptsz */
 typedef cudaError_t (*cudaGraphInstantiateWithParams_ptsz_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static _Atomic(cudaGraphInstantiateWithParams_ptsz_fn) cudaGraphInstantiateWithParams_ptsz_slot = cudaGraphInstantiateWithParams_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiateWithParams_ptsz_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
 	(void)a0;
@@ -5091,6 +5518,12 @@ static cudaError_t cudaGraphInstantiateWithParams_ptsz_unavailable(cudaGraphExec
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiateWithParams_ptsz]);
+}
+static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
+static _Atomic(cudaGraphInstantiateWithParams_ptsz_fn) cudaGraphInstantiateWithParams_ptsz_slot = cudaGraphInstantiateWithParams_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
@@ -5105,18 +5538,18 @@ static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *
 
 /* cudaGraphKernelNodeCopyAttributes */
 typedef cudaError_t (*cudaGraphKernelNodeCopyAttributes_fn)(cudaGraphNode_t a0, cudaGraphNode_t a1);
-static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0, cudaGraphNode_t a1);
-static _Atomic(cudaGraphKernelNodeCopyAttributes_fn) cudaGraphKernelNodeCopyAttributes_slot = cudaGraphKernelNodeCopyAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t a0, cudaGraphNode_t a1)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeCopyAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphKernelNodeCopyAttributes_unavailable(cudaGraphNode_t a0, cudaGraphNode_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeCopyAttributes]);
+}
+static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0, cudaGraphNode_t a1);
+static _Atomic(cudaGraphKernelNodeCopyAttributes_fn) cudaGraphKernelNodeCopyAttributes_slot = cudaGraphKernelNodeCopyAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t a0, cudaGraphNode_t a1)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeCopyAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0, cudaGraphNode_t a1)
 {
@@ -5131,12 +5564,6 @@ static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0,
 
 /* cudaGraphKernelNodeGetAttribute */
 typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static _Atomic(cudaGraphKernelNodeGetAttribute_fn) cudaGraphKernelNodeGetAttribute_slot = cudaGraphKernelNodeGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphKernelNodeGetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5144,6 +5571,12 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_unavailable(cudaGraphNode_t a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeGetAttribute]);
+}
+static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+static _Atomic(cudaGraphKernelNodeGetAttribute_fn) cudaGraphKernelNodeGetAttribute_slot = cudaGraphKernelNodeGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
@@ -5158,18 +5591,18 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, c
 
 /* cudaGraphKernelNodeGetParams */
 typedef cudaError_t (*cudaGraphKernelNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1);
-static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1);
-static _Atomic(cudaGraphKernelNodeGetParams_fn) cudaGraphKernelNodeGetParams_slot = cudaGraphKernelNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphKernelNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeGetParams]);
+}
+static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1);
+static _Atomic(cudaGraphKernelNodeGetParams_fn) cudaGraphKernelNodeGetParams_slot = cudaGraphKernelNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
 {
@@ -5184,12 +5617,6 @@ static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, stru
 
 /* cudaGraphKernelNodeSetAttribute */
 typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static _Atomic(cudaGraphKernelNodeSetAttribute_fn) cudaGraphKernelNodeSetAttribute_slot = cudaGraphKernelNodeSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphKernelNodeSetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5197,6 +5624,12 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_unavailable(cudaGraphNode_t a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeSetAttribute]);
+}
+static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+static _Atomic(cudaGraphKernelNodeSetAttribute_fn) cudaGraphKernelNodeSetAttribute_slot = cudaGraphKernelNodeSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
@@ -5211,18 +5644,18 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, c
 
 /* cudaGraphKernelNodeSetParams */
 typedef cudaError_t (*cudaGraphKernelNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1);
-static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1);
-static _Atomic(cudaGraphKernelNodeSetParams_fn) cudaGraphKernelNodeSetParams_slot = cudaGraphKernelNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphKernelNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeSetParams]);
+}
+static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1);
+static _Atomic(cudaGraphKernelNodeSetParams_fn) cudaGraphKernelNodeSetParams_slot = cudaGraphKernelNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
 {
@@ -5237,18 +5670,18 @@ static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, cons
 
 /* cudaGraphLaunch */
 typedef cudaError_t (*cudaGraphLaunch_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphLaunch_fn) cudaGraphLaunch_slot = cudaGraphLaunch_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphLaunch_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphLaunch_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphLaunch]);
+}
+static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphLaunch_fn) cudaGraphLaunch_slot = cudaGraphLaunch_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphLaunch_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5263,18 +5696,18 @@ static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 
 /* cudaGraphLaunch_ptsz */
 typedef cudaError_t (*cudaGraphLaunch_ptsz_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphLaunch_ptsz_fn) cudaGraphLaunch_ptsz_slot = cudaGraphLaunch_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphLaunch_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphLaunch_ptsz_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphLaunch_ptsz]);
+}
+static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphLaunch_ptsz_fn) cudaGraphLaunch_ptsz_slot = cudaGraphLaunch_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphLaunch_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5289,18 +5722,18 @@ static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 
 /* cudaGraphMemAllocNodeGetParams */
 typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
-static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
-static _Atomic(cudaGraphMemAllocNodeGetParams_fn) cudaGraphMemAllocNodeGetParams_slot = cudaGraphMemAllocNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemAllocNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemAllocNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemAllocNodeGetParams]);
+}
+static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
+static _Atomic(cudaGraphMemAllocNodeGetParams_fn) cudaGraphMemAllocNodeGetParams_slot = cudaGraphMemAllocNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemAllocNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
 {
@@ -5315,18 +5748,18 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 
 /* cudaGraphMemFreeNodeGetParams */
 typedef cudaError_t (*cudaGraphMemFreeNodeGetParams_fn)(cudaGraphNode_t a0, void *a1);
-static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, void *a1);
-static _Atomic(cudaGraphMemFreeNodeGetParams_fn) cudaGraphMemFreeNodeGetParams_slot = cudaGraphMemFreeNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t a0, void *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemFreeNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemFreeNodeGetParams_unavailable(cudaGraphNode_t a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemFreeNodeGetParams]);
+}
+static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, void *a1);
+static _Atomic(cudaGraphMemFreeNodeGetParams_fn) cudaGraphMemFreeNodeGetParams_slot = cudaGraphMemFreeNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t a0, void *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemFreeNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, void *a1)
 {
@@ -5341,18 +5774,18 @@ static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, voi
 
 /* cudaGraphMemcpyNodeGetParams */
 typedef cudaError_t (*cudaGraphMemcpyNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1);
-static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1);
-static _Atomic(cudaGraphMemcpyNodeGetParams_fn) cudaGraphMemcpyNodeGetParams_slot = cudaGraphMemcpyNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemcpyNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeGetParams]);
+}
+static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1);
+static _Atomic(cudaGraphMemcpyNodeGetParams_fn) cudaGraphMemcpyNodeGetParams_slot = cudaGraphMemcpyNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
 {
@@ -5367,18 +5800,18 @@ static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, stru
 
 /* cudaGraphMemcpyNodeSetParams */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1);
-static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1);
-static _Atomic(cudaGraphMemcpyNodeSetParams_fn) cudaGraphMemcpyNodeSetParams_slot = cudaGraphMemcpyNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParams]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1);
+static _Atomic(cudaGraphMemcpyNodeSetParams_fn) cudaGraphMemcpyNodeSetParams_slot = cudaGraphMemcpyNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
 {
@@ -5393,12 +5826,6 @@ static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, cons
 
 /* cudaGraphMemcpyNodeSetParams1D */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParams1D_fn)(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaGraphMemcpyNodeSetParams1D_fn) cudaGraphMemcpyNodeSetParams1D_slot = cudaGraphMemcpyNodeSetParams1D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParams1D_unavailable(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -5408,6 +5835,12 @@ static cudaError_t cudaGraphMemcpyNodeSetParams1D_unavailable(cudaGraphNode_t a0
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParams1D]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaGraphMemcpyNodeSetParams1D_fn) cudaGraphMemcpyNodeSetParams1D_slot = cudaGraphMemcpyNodeSetParams1D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -5422,12 +5855,6 @@ static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, vo
 
 /* cudaGraphMemcpyNodeSetParamsFromSymbol */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParamsFromSymbol_fn)(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaGraphMemcpyNodeSetParamsFromSymbol_fn) cudaGraphMemcpyNodeSetParamsFromSymbol_slot = cudaGraphMemcpyNodeSetParamsFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_unavailable(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -5438,6 +5865,12 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_unavailable(cudaGraphN
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParamsFromSymbol]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaGraphMemcpyNodeSetParamsFromSymbol_fn) cudaGraphMemcpyNodeSetParamsFromSymbol_slot = cudaGraphMemcpyNodeSetParamsFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -5452,12 +5885,6 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_
 
 /* cudaGraphMemcpyNodeSetParamsToSymbol */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParamsToSymbol_fn)(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaGraphMemcpyNodeSetParamsToSymbol_fn) cudaGraphMemcpyNodeSetParamsToSymbol_slot = cudaGraphMemcpyNodeSetParamsToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_unavailable(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -5468,6 +5895,12 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_unavailable(cudaGraphNod
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParamsToSymbol]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaGraphMemcpyNodeSetParamsToSymbol_fn) cudaGraphMemcpyNodeSetParamsToSymbol_slot = cudaGraphMemcpyNodeSetParamsToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -5482,18 +5915,18 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t 
 
 /* cudaGraphMemsetNodeGetParams */
 typedef cudaError_t (*cudaGraphMemsetNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemsetParams *a1);
-static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemsetParams *a1);
-static _Atomic(cudaGraphMemsetNodeGetParams_fn) cudaGraphMemsetNodeGetParams_slot = cudaGraphMemsetNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemsetNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemsetNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemsetNodeGetParams]);
+}
+static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemsetParams *a1);
+static _Atomic(cudaGraphMemsetNodeGetParams_fn) cudaGraphMemsetNodeGetParams_slot = cudaGraphMemsetNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemsetNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
 {
@@ -5508,18 +5941,18 @@ static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, stru
 
 /* cudaGraphMemsetNodeSetParams */
 typedef cudaError_t (*cudaGraphMemsetNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaMemsetParams *a1);
-static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemsetParams *a1);
-static _Atomic(cudaGraphMemsetNodeSetParams_fn) cudaGraphMemsetNodeSetParams_slot = cudaGraphMemsetNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemsetNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemsetNodeSetParams]);
+}
+static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemsetParams *a1);
+static _Atomic(cudaGraphMemsetNodeSetParams_fn) cudaGraphMemsetNodeSetParams_slot = cudaGraphMemsetNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
 {
@@ -5534,12 +5967,6 @@ static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, cons
 
 /* cudaGraphNodeFindInClone */
 typedef cudaError_t (*cudaGraphNodeFindInClone_fn)(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static _Atomic(cudaGraphNodeFindInClone_fn) cudaGraphNodeFindInClone_slot = cudaGraphNodeFindInClone_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeFindInClone_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeFindInClone_unavailable(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
 	(void)a0;
@@ -5547,6 +5974,12 @@ static cudaError_t cudaGraphNodeFindInClone_unavailable(cudaGraphNode_t *a0, cud
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeFindInClone]);
+}
+static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2);
+static _Atomic(cudaGraphNodeFindInClone_fn) cudaGraphNodeFindInClone_slot = cudaGraphNodeFindInClone_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeFindInClone_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
@@ -5561,12 +5994,6 @@ static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGra
 
 /* cudaGraphNodeGetDependencies */
 typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
-static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
-static _Atomic(cudaGraphNodeGetDependencies_fn) cudaGraphNodeGetDependencies_slot = cudaGraphNodeGetDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetDependencies_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeGetDependencies_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -5574,6 +6001,12 @@ static cudaError_t cudaGraphNodeGetDependencies_unavailable(cudaGraphNode_t a0, 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependencies]);
+}
+static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
+static _Atomic(cudaGraphNodeGetDependencies_fn) cudaGraphNodeGetDependencies_slot = cudaGraphNodeGetDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetDependencies_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
@@ -5588,12 +6021,6 @@ static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cuda
 
 /* cudaGraphNodeGetDependencies_v2 */
 typedef cudaError_t (*cudaGraphNodeGetDependencies_v2_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static cudaError_t cudaGraphNodeGetDependencies_v2_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static _Atomic(cudaGraphNodeGetDependencies_v2_fn) cudaGraphNodeGetDependencies_v2_slot = cudaGraphNodeGetDependencies_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphNodeGetDependencies_v2_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -5602,6 +6029,12 @@ static cudaError_t cudaGraphNodeGetDependencies_v2_unavailable(cudaGraphNode_t a
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependencies_v2]);
+}
+static cudaError_t cudaGraphNodeGetDependencies_v2_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+static _Atomic(cudaGraphNodeGetDependencies_v2_fn) cudaGraphNodeGetDependencies_v2_slot = cudaGraphNodeGetDependencies_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphNodeGetDependencies_v2_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
@@ -5616,12 +6049,6 @@ static cudaError_t cudaGraphNodeGetDependencies_v2_resolve(cudaGraphNode_t a0, c
 
 /* cudaGraphNodeGetDependentNodes */
 typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
-static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
-static _Atomic(cudaGraphNodeGetDependentNodes_fn) cudaGraphNodeGetDependentNodes_slot = cudaGraphNodeGetDependentNodes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetDependentNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeGetDependentNodes_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -5629,6 +6056,12 @@ static cudaError_t cudaGraphNodeGetDependentNodes_unavailable(cudaGraphNode_t a0
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependentNodes]);
+}
+static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
+static _Atomic(cudaGraphNodeGetDependentNodes_fn) cudaGraphNodeGetDependentNodes_slot = cudaGraphNodeGetDependentNodes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetDependentNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
@@ -5643,12 +6076,6 @@ static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cu
 
 /* cudaGraphNodeGetDependentNodes_v2 */
 typedef cudaError_t (*cudaGraphNodeGetDependentNodes_v2_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static cudaError_t cudaGraphNodeGetDependentNodes_v2_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static _Atomic(cudaGraphNodeGetDependentNodes_v2_fn) cudaGraphNodeGetDependentNodes_v2_slot = cudaGraphNodeGetDependentNodes_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetDependentNodes_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphNodeGetDependentNodes_v2_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -5657,6 +6084,12 @@ static cudaError_t cudaGraphNodeGetDependentNodes_v2_unavailable(cudaGraphNode_t
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependentNodes_v2]);
+}
+static cudaError_t cudaGraphNodeGetDependentNodes_v2_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+static _Atomic(cudaGraphNodeGetDependentNodes_v2_fn) cudaGraphNodeGetDependentNodes_v2_slot = cudaGraphNodeGetDependentNodes_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetDependentNodes_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphNodeGetDependentNodes_v2_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
@@ -5671,12 +6104,6 @@ static cudaError_t cudaGraphNodeGetDependentNodes_v2_resolve(cudaGraphNode_t a0,
 
 /* cudaGraphNodeGetEnabled */
 typedef cudaError_t (*cudaGraphNodeGetEnabled_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2);
-static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2);
-static _Atomic(cudaGraphNodeGetEnabled_fn) cudaGraphNodeGetEnabled_slot = cudaGraphNodeGetEnabled_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetEnabled_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeGetEnabled_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
 {
 	(void)a0;
@@ -5684,6 +6111,12 @@ static cudaError_t cudaGraphNodeGetEnabled_unavailable(cudaGraphExec_t a0, cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetEnabled]);
+}
+static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2);
+static _Atomic(cudaGraphNodeGetEnabled_fn) cudaGraphNodeGetEnabled_slot = cudaGraphNodeGetEnabled_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetEnabled_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
 {
@@ -5698,18 +6131,18 @@ static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 
 /* cudaGraphNodeGetType */
 typedef cudaError_t (*cudaGraphNodeGetType_fn)(cudaGraphNode_t a0, enum cudaGraphNodeType *a1);
-static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGraphNodeType *a1);
-static _Atomic(cudaGraphNodeGetType_fn) cudaGraphNodeGetType_slot = cudaGraphNodeGetType_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetType_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphNodeGetType_unavailable(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetType]);
+}
+static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGraphNodeType *a1);
+static _Atomic(cudaGraphNodeGetType_fn) cudaGraphNodeGetType_slot = cudaGraphNodeGetType_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetType_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
 {
@@ -5724,12 +6157,6 @@ static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGra
 
 /* cudaGraphNodeSetEnabled */
 typedef cudaError_t (*cudaGraphNodeSetEnabled_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2);
-static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2);
-static _Atomic(cudaGraphNodeSetEnabled_fn) cudaGraphNodeSetEnabled_slot = cudaGraphNodeSetEnabled_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeSetEnabled_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeSetEnabled_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -5737,6 +6164,12 @@ static cudaError_t cudaGraphNodeSetEnabled_unavailable(cudaGraphExec_t a0, cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeSetEnabled]);
+}
+static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2);
+static _Atomic(cudaGraphNodeSetEnabled_fn) cudaGraphNodeSetEnabled_slot = cudaGraphNodeSetEnabled_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeSetEnabled_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
 {
@@ -5751,18 +6184,18 @@ static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 
 /* cudaGraphNodeSetParams */
 typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
-static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
-static _Atomic(cudaGraphNodeSetParams_fn) cudaGraphNodeSetParams_slot = cudaGraphNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphNodeSetParams_unavailable(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeSetParams]);
+}
+static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
+static _Atomic(cudaGraphNodeSetParams_fn) cudaGraphNodeSetParams_slot = cudaGraphNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
 {
@@ -5777,12 +6210,6 @@ static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cud
 
 /* cudaGraphReleaseUserObject */
 typedef cudaError_t (*cudaGraphReleaseUserObject_fn)(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2);
-static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2);
-static _Atomic(cudaGraphReleaseUserObject_fn) cudaGraphReleaseUserObject_slot = cudaGraphReleaseUserObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphReleaseUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphReleaseUserObject_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphReleaseUserObject_unavailable(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -5790,6 +6217,12 @@ static cudaError_t cudaGraphReleaseUserObject_unavailable(cudaGraph_t a0, cudaUs
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphReleaseUserObject]);
+}
+static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2);
+static _Atomic(cudaGraphReleaseUserObject_fn) cudaGraphReleaseUserObject_slot = cudaGraphReleaseUserObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphReleaseUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphReleaseUserObject_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
 {
@@ -5804,12 +6237,6 @@ static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserOb
 
 /* cudaGraphRemoveDependencies */
 typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
-static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
-static _Atomic(cudaGraphRemoveDependencies_fn) cudaGraphRemoveDependencies_slot = cudaGraphRemoveDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphRemoveDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaGraphRemoveDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphRemoveDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
 {
 	(void)a0;
@@ -5818,6 +6245,12 @@ static cudaError_t cudaGraphRemoveDependencies_unavailable(cudaGraph_t a0, const
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphRemoveDependencies]);
+}
+static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
+static _Atomic(cudaGraphRemoveDependencies_fn) cudaGraphRemoveDependencies_slot = cudaGraphRemoveDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphRemoveDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaGraphRemoveDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
 {
@@ -5832,12 +6265,6 @@ static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cud
 
 /* cudaGraphRemoveDependencies_v2 */
 typedef cudaError_t (*cudaGraphRemoveDependencies_v2_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static cudaError_t cudaGraphRemoveDependencies_v2_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static _Atomic(cudaGraphRemoveDependencies_v2_fn) cudaGraphRemoveDependencies_v2_slot = cudaGraphRemoveDependencies_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaGraphRemoveDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphRemoveDependencies_v2_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -5847,6 +6274,12 @@ static cudaError_t cudaGraphRemoveDependencies_v2_unavailable(cudaGraph_t a0, co
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphRemoveDependencies_v2]);
+}
+static cudaError_t cudaGraphRemoveDependencies_v2_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+static _Atomic(cudaGraphRemoveDependencies_v2_fn) cudaGraphRemoveDependencies_v2_slot = cudaGraphRemoveDependencies_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaGraphRemoveDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphRemoveDependencies_v2_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
@@ -5861,12 +6294,6 @@ static cudaError_t cudaGraphRemoveDependencies_v2_resolve(cudaGraph_t a0, const 
 
 /* cudaGraphRetainUserObject */
 typedef cudaError_t (*cudaGraphRetainUserObject_fn)(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphRetainUserObject_fn) cudaGraphRetainUserObject_slot = cudaGraphRetainUserObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphRetainUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphRetainUserObject_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphRetainUserObject_unavailable(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -5875,6 +6302,12 @@ static cudaError_t cudaGraphRetainUserObject_unavailable(cudaGraph_t a0, cudaUse
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphRetainUserObject]);
+}
+static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphRetainUserObject_fn) cudaGraphRetainUserObject_slot = cudaGraphRetainUserObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphRetainUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphRetainUserObject_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
 {
@@ -5889,18 +6322,18 @@ static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObj
 
 /* cudaGraphUpload */
 typedef cudaError_t (*cudaGraphUpload_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphUpload_fn) cudaGraphUpload_slot = cudaGraphUpload_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphUpload_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphUpload_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphUpload]);
+}
+static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphUpload_fn) cudaGraphUpload_slot = cudaGraphUpload_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphUpload_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5915,18 +6348,18 @@ static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 
 /* cudaGraphUpload_ptsz */
 typedef cudaError_t (*cudaGraphUpload_ptsz_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphUpload_ptsz_fn) cudaGraphUpload_ptsz_slot = cudaGraphUpload_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphUpload_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphUpload_ptsz_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphUpload_ptsz]);
+}
+static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphUpload_ptsz_fn) cudaGraphUpload_ptsz_slot = cudaGraphUpload_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphUpload_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5941,12 +6374,6 @@ static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 
 /* cudaGraphicsEGLRegisterImage */
 typedef cudaError_t (*cudaGraphicsEGLRegisterImage_fn)(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2);
-static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2);
-static _Atomic(cudaGraphicsEGLRegisterImage_fn) cudaGraphicsEGLRegisterImage_slot = cudaGraphicsEGLRegisterImage_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsEGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsEGLRegisterImage_unavailable(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -5954,6 +6381,12 @@ static cudaError_t cudaGraphicsEGLRegisterImage_unavailable(struct cudaGraphicsR
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsEGLRegisterImage]);
+}
+static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2);
+static _Atomic(cudaGraphicsEGLRegisterImage_fn) cudaGraphicsEGLRegisterImage_slot = cudaGraphicsEGLRegisterImage_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsEGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
 {
@@ -5968,12 +6401,6 @@ static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResou
 
 /* cudaGraphicsGLRegisterBuffer */
 typedef cudaError_t (*cudaGraphicsGLRegisterBuffer_fn)(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2);
-static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2);
-static _Atomic(cudaGraphicsGLRegisterBuffer_fn) cudaGraphicsGLRegisterBuffer_slot = cudaGraphicsGLRegisterBuffer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsGLRegisterBuffer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsGLRegisterBuffer_unavailable(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
 {
 	(void)a0;
@@ -5981,6 +6408,12 @@ static cudaError_t cudaGraphicsGLRegisterBuffer_unavailable(struct cudaGraphicsR
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsGLRegisterBuffer]);
+}
+static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2);
+static _Atomic(cudaGraphicsGLRegisterBuffer_fn) cudaGraphicsGLRegisterBuffer_slot = cudaGraphicsGLRegisterBuffer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsGLRegisterBuffer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
 {
@@ -5995,12 +6428,6 @@ static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResou
 
 /* cudaGraphicsGLRegisterImage */
 typedef cudaError_t (*cudaGraphicsGLRegisterImage_fn)(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3);
-static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3);
-static _Atomic(cudaGraphicsGLRegisterImage_fn) cudaGraphicsGLRegisterImage_slot = cudaGraphicsGLRegisterImage_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphicsGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphicsGLRegisterImage_unavailable(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
 {
 	(void)a0;
@@ -6009,6 +6436,12 @@ static cudaError_t cudaGraphicsGLRegisterImage_unavailable(struct cudaGraphicsRe
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsGLRegisterImage]);
+}
+static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3);
+static _Atomic(cudaGraphicsGLRegisterImage_fn) cudaGraphicsGLRegisterImage_slot = cudaGraphicsGLRegisterImage_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphicsGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
 {
@@ -6023,12 +6456,6 @@ static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResour
 
 /* cudaGraphicsMapResources */
 typedef cudaError_t (*cudaGraphicsMapResources_fn)(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static _Atomic(cudaGraphicsMapResources_fn) cudaGraphicsMapResources_slot = cudaGraphicsMapResources_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsMapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaGraphicsMapResources_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsMapResources_unavailable(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -6036,6 +6463,12 @@ static cudaError_t cudaGraphicsMapResources_unavailable(int a0, cudaGraphicsReso
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsMapResources]);
+}
+static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
+static _Atomic(cudaGraphicsMapResources_fn) cudaGraphicsMapResources_slot = cudaGraphicsMapResources_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsMapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaGraphicsMapResources_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
@@ -6050,12 +6483,6 @@ static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource
 
 /* cudaGraphicsResourceGetMappedEglFrame */
 typedef cudaError_t (*cudaGraphicsResourceGetMappedEglFrame_fn)(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphicsResourceGetMappedEglFrame_fn) cudaGraphicsResourceGetMappedEglFrame_slot = cudaGraphicsResourceGetMappedEglFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphicsResourceGetMappedEglFrame_unavailable(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -6064,6 +6491,12 @@ static cudaError_t cudaGraphicsResourceGetMappedEglFrame_unavailable(cudaEglFram
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceGetMappedEglFrame]);
+}
+static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphicsResourceGetMappedEglFrame_fn) cudaGraphicsResourceGetMappedEglFrame_slot = cudaGraphicsResourceGetMappedEglFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
@@ -6078,18 +6511,18 @@ static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a
 
 /* cudaGraphicsResourceGetMappedMipmappedArray */
 typedef cudaError_t (*cudaGraphicsResourceGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1);
-static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1);
-static _Atomic(cudaGraphicsResourceGetMappedMipmappedArray_fn) cudaGraphicsResourceGetMappedMipmappedArray_slot = cudaGraphicsResourceGetMappedMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_unavailable(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceGetMappedMipmappedArray]);
+}
+static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1);
+static _Atomic(cudaGraphicsResourceGetMappedMipmappedArray_fn) cudaGraphicsResourceGetMappedMipmappedArray_slot = cudaGraphicsResourceGetMappedMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
 {
@@ -6104,12 +6537,6 @@ static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipma
 
 /* cudaGraphicsResourceGetMappedPointer */
 typedef cudaError_t (*cudaGraphicsResourceGetMappedPointer_fn)(void **a0, size_t *a1, cudaGraphicsResource_t a2);
-static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_t *a1, cudaGraphicsResource_t a2);
-static _Atomic(cudaGraphicsResourceGetMappedPointer_fn) cudaGraphicsResourceGetMappedPointer_slot = cudaGraphicsResourceGetMappedPointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedPointer(void **a0, size_t *a1, cudaGraphicsResource_t a2)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceGetMappedPointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsResourceGetMappedPointer_unavailable(void **a0, size_t *a1, cudaGraphicsResource_t a2)
 {
 	(void)a0;
@@ -6117,6 +6544,12 @@ static cudaError_t cudaGraphicsResourceGetMappedPointer_unavailable(void **a0, s
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceGetMappedPointer]);
+}
+static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_t *a1, cudaGraphicsResource_t a2);
+static _Atomic(cudaGraphicsResourceGetMappedPointer_fn) cudaGraphicsResourceGetMappedPointer_slot = cudaGraphicsResourceGetMappedPointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedPointer(void **a0, size_t *a1, cudaGraphicsResource_t a2)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceGetMappedPointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_t *a1, cudaGraphicsResource_t a2)
 {
@@ -6131,18 +6564,18 @@ static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_
 
 /* cudaGraphicsResourceSetMapFlags */
 typedef cudaError_t (*cudaGraphicsResourceSetMapFlags_fn)(cudaGraphicsResource_t a0, unsigned int a1);
-static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_t a0, unsigned int a1);
-static _Atomic(cudaGraphicsResourceSetMapFlags_fn) cudaGraphicsResourceSetMapFlags_slot = cudaGraphicsResourceSetMapFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceSetMapFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphicsResourceSetMapFlags_unavailable(cudaGraphicsResource_t a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceSetMapFlags]);
+}
+static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_t a0, unsigned int a1);
+static _Atomic(cudaGraphicsResourceSetMapFlags_fn) cudaGraphicsResourceSetMapFlags_slot = cudaGraphicsResourceSetMapFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceSetMapFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_t a0, unsigned int a1)
 {
@@ -6157,12 +6590,6 @@ static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_
 
 /* cudaGraphicsSubResourceGetMappedArray */
 typedef cudaError_t (*cudaGraphicsSubResourceGetMappedArray_fn)(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphicsSubResourceGetMappedArray_fn) cudaGraphicsSubResourceGetMappedArray_slot = cudaGraphicsSubResourceGetMappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphicsSubResourceGetMappedArray_unavailable(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -6171,6 +6598,12 @@ static cudaError_t cudaGraphicsSubResourceGetMappedArray_unavailable(cudaArray_t
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsSubResourceGetMappedArray]);
+}
+static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphicsSubResourceGetMappedArray_fn) cudaGraphicsSubResourceGetMappedArray_slot = cudaGraphicsSubResourceGetMappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
@@ -6185,12 +6618,6 @@ static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0
 
 /* cudaGraphicsUnmapResources */
 typedef cudaError_t (*cudaGraphicsUnmapResources_fn)(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static _Atomic(cudaGraphicsUnmapResources_fn) cudaGraphicsUnmapResources_slot = cudaGraphicsUnmapResources_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsUnmapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaGraphicsUnmapResources_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsUnmapResources_unavailable(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -6198,6 +6625,12 @@ static cudaError_t cudaGraphicsUnmapResources_unavailable(int a0, cudaGraphicsRe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsUnmapResources]);
+}
+static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
+static _Atomic(cudaGraphicsUnmapResources_fn) cudaGraphicsUnmapResources_slot = cudaGraphicsUnmapResources_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsUnmapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaGraphicsUnmapResources_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
@@ -6212,17 +6645,17 @@ static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResour
 
 /* cudaGraphicsUnregisterResource */
 typedef cudaError_t (*cudaGraphicsUnregisterResource_fn)(cudaGraphicsResource_t a0);
-static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t a0);
-static _Atomic(cudaGraphicsUnregisterResource_fn) cudaGraphicsUnregisterResource_slot = cudaGraphicsUnregisterResource_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t a0)
-{
-	return atomic_load_explicit(&cudaGraphicsUnregisterResource_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphicsUnregisterResource_unavailable(cudaGraphicsResource_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsUnregisterResource]);
+}
+static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t a0);
+static _Atomic(cudaGraphicsUnregisterResource_fn) cudaGraphicsUnregisterResource_slot = cudaGraphicsUnregisterResource_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t a0)
+{
+	return atomic_load_explicit(&cudaGraphicsUnregisterResource_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t a0)
 {
@@ -6237,12 +6670,6 @@ static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t
 
 /* cudaGraphicsVDPAURegisterOutputSurface */
 typedef cudaError_t (*cudaGraphicsVDPAURegisterOutputSurface_fn)(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2);
-static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2);
-static _Atomic(cudaGraphicsVDPAURegisterOutputSurface_fn) cudaGraphicsVDPAURegisterOutputSurface_slot = cudaGraphicsVDPAURegisterOutputSurface_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_unavailable(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
 {
 	(void)a0;
@@ -6250,6 +6677,12 @@ static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_unavailable(struct cud
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsVDPAURegisterOutputSurface]);
+}
+static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2);
+static _Atomic(cudaGraphicsVDPAURegisterOutputSurface_fn) cudaGraphicsVDPAURegisterOutputSurface_slot = cudaGraphicsVDPAURegisterOutputSurface_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
 {
@@ -6264,12 +6697,6 @@ static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGra
 
 /* cudaGraphicsVDPAURegisterVideoSurface */
 typedef cudaError_t (*cudaGraphicsVDPAURegisterVideoSurface_fn)(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2);
-static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2);
-static _Atomic(cudaGraphicsVDPAURegisterVideoSurface_fn) cudaGraphicsVDPAURegisterVideoSurface_slot = cudaGraphicsVDPAURegisterVideoSurface_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_unavailable(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
 {
 	(void)a0;
@@ -6277,6 +6704,12 @@ static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_unavailable(struct cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsVDPAURegisterVideoSurface]);
+}
+static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2);
+static _Atomic(cudaGraphicsVDPAURegisterVideoSurface_fn) cudaGraphicsVDPAURegisterVideoSurface_slot = cudaGraphicsVDPAURegisterVideoSurface_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
 {
@@ -6291,12 +6724,6 @@ static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGrap
 
 /* cudaHostAlloc */
 typedef cudaError_t (*cudaHostAlloc_fn)(void **a0, size_t a1, unsigned int a2);
-static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2);
-static _Atomic(cudaHostAlloc_fn) cudaHostAlloc_slot = cudaHostAlloc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostAlloc(void **a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaHostAlloc_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaHostAlloc_unavailable(void **a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -6304,6 +6731,12 @@ static cudaError_t cudaHostAlloc_unavailable(void **a0, size_t a1, unsigned int 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostAlloc]);
+}
+static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2);
+static _Atomic(cudaHostAlloc_fn) cudaHostAlloc_slot = cudaHostAlloc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostAlloc(void **a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaHostAlloc_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 {
@@ -6318,12 +6751,6 @@ static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 
 /* cudaHostGetDevicePointer */
 typedef cudaError_t (*cudaHostGetDevicePointer_fn)(void **a0, void *a1, unsigned int a2);
-static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigned int a2);
-static _Atomic(cudaHostGetDevicePointer_fn) cudaHostGetDevicePointer_slot = cudaHostGetDevicePointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostGetDevicePointer(void **a0, void *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaHostGetDevicePointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaHostGetDevicePointer_unavailable(void **a0, void *a1, unsigned int a2)
 {
 	(void)a0;
@@ -6331,6 +6758,12 @@ static cudaError_t cudaHostGetDevicePointer_unavailable(void **a0, void *a1, uns
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostGetDevicePointer]);
+}
+static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigned int a2);
+static _Atomic(cudaHostGetDevicePointer_fn) cudaHostGetDevicePointer_slot = cudaHostGetDevicePointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostGetDevicePointer(void **a0, void *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaHostGetDevicePointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigned int a2)
 {
@@ -6345,18 +6778,18 @@ static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigne
 
 /* cudaHostGetFlags */
 typedef cudaError_t (*cudaHostGetFlags_fn)(unsigned int *a0, void *a1);
-static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1);
-static _Atomic(cudaHostGetFlags_fn) cudaHostGetFlags_slot = cudaHostGetFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostGetFlags(unsigned int *a0, void *a1)
-{
-	return atomic_load_explicit(&cudaHostGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaHostGetFlags_unavailable(unsigned int *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostGetFlags]);
+}
+static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1);
+static _Atomic(cudaHostGetFlags_fn) cudaHostGetFlags_slot = cudaHostGetFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostGetFlags(unsigned int *a0, void *a1)
+{
+	return atomic_load_explicit(&cudaHostGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1)
 {
@@ -6371,12 +6804,6 @@ static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1)
 
 /* cudaHostRegister */
 typedef cudaError_t (*cudaHostRegister_fn)(void *a0, size_t a1, unsigned int a2);
-static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2);
-static _Atomic(cudaHostRegister_fn) cudaHostRegister_slot = cudaHostRegister_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostRegister(void *a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaHostRegister_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaHostRegister_unavailable(void *a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -6384,6 +6811,12 @@ static cudaError_t cudaHostRegister_unavailable(void *a0, size_t a1, unsigned in
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostRegister]);
+}
+static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2);
+static _Atomic(cudaHostRegister_fn) cudaHostRegister_slot = cudaHostRegister_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostRegister(void *a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaHostRegister_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2)
 {
@@ -6398,17 +6831,17 @@ static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2
 
 /* cudaHostUnregister */
 typedef cudaError_t (*cudaHostUnregister_fn)(void *a0);
-static cudaError_t cudaHostUnregister_resolve(void *a0);
-static _Atomic(cudaHostUnregister_fn) cudaHostUnregister_slot = cudaHostUnregister_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostUnregister(void *a0)
-{
-	return atomic_load_explicit(&cudaHostUnregister_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaHostUnregister_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostUnregister]);
+}
+static cudaError_t cudaHostUnregister_resolve(void *a0);
+static _Atomic(cudaHostUnregister_fn) cudaHostUnregister_slot = cudaHostUnregister_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostUnregister(void *a0)
+{
+	return atomic_load_explicit(&cudaHostUnregister_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaHostUnregister_resolve(void *a0)
 {
@@ -6423,18 +6856,18 @@ static cudaError_t cudaHostUnregister_resolve(void *a0)
 
 /* cudaImportExternalMemory */
 typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
-static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
-static _Atomic(cudaImportExternalMemory_fn) cudaImportExternalMemory_slot = cudaImportExternalMemory_resolve;
-CUDASTUB_EXPORT cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
-{
-	return atomic_load_explicit(&cudaImportExternalMemory_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaImportExternalMemory_unavailable(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaImportExternalMemory]);
+}
+static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
+static _Atomic(cudaImportExternalMemory_fn) cudaImportExternalMemory_slot = cudaImportExternalMemory_resolve;
+CUDASTUB_EXPORT cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
+{
+	return atomic_load_explicit(&cudaImportExternalMemory_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
 {
@@ -6449,18 +6882,18 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 
 /* cudaImportExternalSemaphore */
 typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
-static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
-static _Atomic(cudaImportExternalSemaphore_fn) cudaImportExternalSemaphore_slot = cudaImportExternalSemaphore_resolve;
-CUDASTUB_EXPORT cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
-{
-	return atomic_load_explicit(&cudaImportExternalSemaphore_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaImportExternalSemaphore_unavailable(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaImportExternalSemaphore]);
+}
+static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
+static _Atomic(cudaImportExternalSemaphore_fn) cudaImportExternalSemaphore_slot = cudaImportExternalSemaphore_resolve;
+CUDASTUB_EXPORT cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
+{
+	return atomic_load_explicit(&cudaImportExternalSemaphore_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
 {
@@ -6475,12 +6908,6 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 
 /* cudaInitDevice */
 typedef cudaError_t (*cudaInitDevice_fn)(int a0, unsigned int a1, unsigned int a2);
-static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int a2);
-static _Atomic(cudaInitDevice_fn) cudaInitDevice_slot = cudaInitDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaInitDevice(int a0, unsigned int a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaInitDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaInitDevice_unavailable(int a0, unsigned int a1, unsigned int a2)
 {
 	(void)a0;
@@ -6488,6 +6915,12 @@ static cudaError_t cudaInitDevice_unavailable(int a0, unsigned int a1, unsigned 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaInitDevice]);
+}
+static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int a2);
+static _Atomic(cudaInitDevice_fn) cudaInitDevice_slot = cudaInitDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaInitDevice(int a0, unsigned int a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaInitDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int a2)
 {
@@ -6502,17 +6935,17 @@ static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int 
 
 /* cudaIpcCloseMemHandle */
 typedef cudaError_t (*cudaIpcCloseMemHandle_fn)(void *a0);
-static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0);
-static _Atomic(cudaIpcCloseMemHandle_fn) cudaIpcCloseMemHandle_slot = cudaIpcCloseMemHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcCloseMemHandle(void *a0)
-{
-	return atomic_load_explicit(&cudaIpcCloseMemHandle_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaIpcCloseMemHandle_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcCloseMemHandle]);
+}
+static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0);
+static _Atomic(cudaIpcCloseMemHandle_fn) cudaIpcCloseMemHandle_slot = cudaIpcCloseMemHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcCloseMemHandle(void *a0)
+{
+	return atomic_load_explicit(&cudaIpcCloseMemHandle_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0)
 {
@@ -6527,18 +6960,18 @@ static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0)
 
 /* cudaIpcGetEventHandle */
 typedef cudaError_t (*cudaIpcGetEventHandle_fn)(cudaIpcEventHandle_t *a0, cudaEvent_t a1);
-static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaEvent_t a1);
-static _Atomic(cudaIpcGetEventHandle_fn) cudaIpcGetEventHandle_slot = cudaIpcGetEventHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
-{
-	return atomic_load_explicit(&cudaIpcGetEventHandle_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaIpcGetEventHandle_unavailable(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcGetEventHandle]);
+}
+static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaEvent_t a1);
+static _Atomic(cudaIpcGetEventHandle_fn) cudaIpcGetEventHandle_slot = cudaIpcGetEventHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
+{
+	return atomic_load_explicit(&cudaIpcGetEventHandle_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
 {
@@ -6553,18 +6986,18 @@ static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaE
 
 /* cudaIpcGetMemHandle */
 typedef cudaError_t (*cudaIpcGetMemHandle_fn)(cudaIpcMemHandle_t *a0, void *a1);
-static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1);
-static _Atomic(cudaIpcGetMemHandle_fn) cudaIpcGetMemHandle_slot = cudaIpcGetMemHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *a0, void *a1)
-{
-	return atomic_load_explicit(&cudaIpcGetMemHandle_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaIpcGetMemHandle_unavailable(cudaIpcMemHandle_t *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcGetMemHandle]);
+}
+static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1);
+static _Atomic(cudaIpcGetMemHandle_fn) cudaIpcGetMemHandle_slot = cudaIpcGetMemHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *a0, void *a1)
+{
+	return atomic_load_explicit(&cudaIpcGetMemHandle_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1)
 {
@@ -6579,18 +7012,50 @@ static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1)
 
 /* cudaIpcOpenEventHandle */
 typedef cudaError_t (*cudaIpcOpenEventHandle_fn)(cudaEvent_t *a0, cudaIpcEventHandle_t a1);
-static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventHandle_t a1);
-static _Atomic(cudaIpcOpenEventHandle_fn) cudaIpcOpenEventHandle_slot = cudaIpcOpenEventHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
-{
-	return atomic_load_explicit(&cudaIpcOpenEventHandle_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaIpcOpenEventHandle_unavailable(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcOpenEventHandle]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaIpcOpenEventHandle[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaIpcOpenEventHandle = cudastub_cudart_resolve_cudaIpcOpenEventHandle;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaIpcOpenEventHandle(void);
+void *cudastub_cudart_bind_cudaIpcOpenEventHandle(void)
+{
+	cudaIpcOpenEventHandle_fn fn = (cudaIpcOpenEventHandle_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaIpcOpenEventHandle]);
+
+	if (!fn)
+		fn = cudaIpcOpenEventHandle_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenEventHandle, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaIpcOpenEventHandle\n"
+	"	.type cudaIpcOpenEventHandle, @function\n"
+	"cudaIpcOpenEventHandle:\n"
+	"	jmp *cudastub_cudart_slot_cudaIpcOpenEventHandle(%rip)\n"
+	"	.size cudaIpcOpenEventHandle, .-cudaIpcOpenEventHandle\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaIpcOpenEventHandle\n"
+	"	.type cudastub_cudart_resolve_cudaIpcOpenEventHandle, @function\n"
+	"cudastub_cudart_resolve_cudaIpcOpenEventHandle:\n"
+	"	lea cudastub_cudart_bind_cudaIpcOpenEventHandle(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaIpcOpenEventHandle, .-cudastub_cudart_resolve_cudaIpcOpenEventHandle\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventHandle_t a1);
+static _Atomic(cudaIpcOpenEventHandle_fn) cudaIpcOpenEventHandle_slot = cudaIpcOpenEventHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
+{
+	return atomic_load_explicit(&cudaIpcOpenEventHandle_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
 {
@@ -6602,15 +7067,10 @@ static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventH
 	atomic_store_explicit(&cudaIpcOpenEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* cudaIpcOpenMemHandle */
 typedef cudaError_t (*cudaIpcOpenMemHandle_fn)(void **a0, cudaIpcMemHandle_t a1, unsigned int a2);
-static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1, unsigned int a2);
-static _Atomic(cudaIpcOpenMemHandle_fn) cudaIpcOpenMemHandle_slot = cudaIpcOpenMemHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcOpenMemHandle(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaIpcOpenMemHandle_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaIpcOpenMemHandle_unavailable(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -6618,6 +7078,44 @@ static cudaError_t cudaIpcOpenMemHandle_unavailable(void **a0, cudaIpcMemHandle_
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcOpenMemHandle]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaIpcOpenMemHandle[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaIpcOpenMemHandle = cudastub_cudart_resolve_cudaIpcOpenMemHandle;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaIpcOpenMemHandle(void);
+void *cudastub_cudart_bind_cudaIpcOpenMemHandle(void)
+{
+	cudaIpcOpenMemHandle_fn fn = (cudaIpcOpenMemHandle_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaIpcOpenMemHandle]);
+
+	if (!fn)
+		fn = cudaIpcOpenMemHandle_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenMemHandle, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaIpcOpenMemHandle\n"
+	"	.type cudaIpcOpenMemHandle, @function\n"
+	"cudaIpcOpenMemHandle:\n"
+	"	jmp *cudastub_cudart_slot_cudaIpcOpenMemHandle(%rip)\n"
+	"	.size cudaIpcOpenMemHandle, .-cudaIpcOpenMemHandle\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaIpcOpenMemHandle\n"
+	"	.type cudastub_cudart_resolve_cudaIpcOpenMemHandle, @function\n"
+	"cudastub_cudart_resolve_cudaIpcOpenMemHandle:\n"
+	"	lea cudastub_cudart_bind_cudaIpcOpenMemHandle(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaIpcOpenMemHandle, .-cudastub_cudart_resolve_cudaIpcOpenMemHandle\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1, unsigned int a2);
+static _Atomic(cudaIpcOpenMemHandle_fn) cudaIpcOpenMemHandle_slot = cudaIpcOpenMemHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcOpenMemHandle(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaIpcOpenMemHandle_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
 {
@@ -6629,15 +7127,10 @@ static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1
 	atomic_store_explicit(&cudaIpcOpenMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaLaunchCooperativeKernel */
 typedef cudaError_t (*cudaLaunchCooperativeKernel_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchCooperativeKernel_fn) cudaLaunchCooperativeKernel_slot = cudaLaunchCooperativeKernel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchCooperativeKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchCooperativeKernel_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6649,6 +7142,44 @@ static cudaError_t cudaLaunchCooperativeKernel_unavailable(const void *a0, dim3 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchCooperativeKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchCooperativeKernel = cudastub_cudart_resolve_cudaLaunchCooperativeKernel;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchCooperativeKernel(void);
+void *cudastub_cudart_bind_cudaLaunchCooperativeKernel(void)
+{
+	cudaLaunchCooperativeKernel_fn fn = (cudaLaunchCooperativeKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel]);
+
+	if (!fn)
+		fn = cudaLaunchCooperativeKernel_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchCooperativeKernel\n"
+	"	.type cudaLaunchCooperativeKernel, @function\n"
+	"cudaLaunchCooperativeKernel:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchCooperativeKernel(%rip)\n"
+	"	.size cudaLaunchCooperativeKernel, .-cudaLaunchCooperativeKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchCooperativeKernel\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchCooperativeKernel, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchCooperativeKernel:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchCooperativeKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchCooperativeKernel, .-cudastub_cudart_resolve_cudaLaunchCooperativeKernel\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchCooperativeKernel_fn) cudaLaunchCooperativeKernel_slot = cudaLaunchCooperativeKernel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchCooperativeKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchCooperativeKernel_fn fn = (cudaLaunchCooperativeKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6659,15 +7190,10 @@ static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, 
 	atomic_store_explicit(&cudaLaunchCooperativeKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaLaunchCooperativeKernelMultiDevice */
 typedef cudaError_t (*cudaLaunchCooperativeKernelMultiDevice_fn)(struct cudaLaunchParams *a0, unsigned int a1, unsigned int a2);
-static cudaError_t cudaLaunchCooperativeKernelMultiDevice_resolve(struct cudaLaunchParams *a0, unsigned int a1, unsigned int a2);
-static _Atomic(cudaLaunchCooperativeKernelMultiDevice_fn) cudaLaunchCooperativeKernelMultiDevice_slot = cudaLaunchCooperativeKernelMultiDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct cudaLaunchParams *a0, unsigned int a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaLaunchCooperativeKernelMultiDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchCooperativeKernelMultiDevice_unavailable(struct cudaLaunchParams *a0, unsigned int a1, unsigned int a2)
 {
 	(void)a0;
@@ -6675,6 +7201,12 @@ static cudaError_t cudaLaunchCooperativeKernelMultiDevice_unavailable(struct cud
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernelMultiDevice]);
+}
+static cudaError_t cudaLaunchCooperativeKernelMultiDevice_resolve(struct cudaLaunchParams *a0, unsigned int a1, unsigned int a2);
+static _Atomic(cudaLaunchCooperativeKernelMultiDevice_fn) cudaLaunchCooperativeKernelMultiDevice_slot = cudaLaunchCooperativeKernelMultiDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct cudaLaunchParams *a0, unsigned int a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaLaunchCooperativeKernelMultiDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchCooperativeKernelMultiDevice_resolve(struct cudaLaunchParams *a0, unsigned int a1, unsigned int a2)
 {
@@ -6689,12 +7221,6 @@ static cudaError_t cudaLaunchCooperativeKernelMultiDevice_resolve(struct cudaLau
 
 /* cudaLaunchCooperativeKernel_ptsz */
 typedef cudaError_t (*cudaLaunchCooperativeKernel_ptsz_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchCooperativeKernel_ptsz_fn) cudaLaunchCooperativeKernel_ptsz_slot = cudaLaunchCooperativeKernel_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchCooperativeKernel_ptsz_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6706,6 +7232,44 @@ static cudaError_t cudaLaunchCooperativeKernel_ptsz_unavailable(const void *a0, 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz = cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(void);
+void *cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(void)
+{
+	cudaLaunchCooperativeKernel_ptsz_fn fn = (cudaLaunchCooperativeKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel_ptsz]);
+
+	if (!fn)
+		fn = cudaLaunchCooperativeKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchCooperativeKernel_ptsz\n"
+	"	.type cudaLaunchCooperativeKernel_ptsz, @function\n"
+	"cudaLaunchCooperativeKernel_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz(%rip)\n"
+	"	.size cudaLaunchCooperativeKernel_ptsz, .-cudaLaunchCooperativeKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz, .-cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchCooperativeKernel_ptsz_fn) cudaLaunchCooperativeKernel_ptsz_slot = cudaLaunchCooperativeKernel_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchCooperativeKernel_ptsz_fn fn = (cudaLaunchCooperativeKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6716,15 +7280,10 @@ static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3
 	atomic_store_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaLaunchHostFunc */
 typedef cudaError_t (*cudaLaunchHostFunc_fn)(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static _Atomic(cudaLaunchHostFunc_fn) cudaLaunchHostFunc_slot = cudaLaunchHostFunc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t a0, cudaHostFn_t a1, void *a2)
-{
-	return atomic_load_explicit(&cudaLaunchHostFunc_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchHostFunc_unavailable(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
 	(void)a0;
@@ -6732,6 +7291,12 @@ static cudaError_t cudaLaunchHostFunc_unavailable(cudaStream_t a0, cudaHostFn_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchHostFunc]);
+}
+static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
+static _Atomic(cudaLaunchHostFunc_fn) cudaLaunchHostFunc_slot = cudaLaunchHostFunc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t a0, cudaHostFn_t a1, void *a2)
+{
+	return atomic_load_explicit(&cudaLaunchHostFunc_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
@@ -6746,12 +7311,6 @@ static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, 
 
 /* cudaLaunchHostFunc_ptsz */
 typedef cudaError_t (*cudaLaunchHostFunc_ptsz_fn)(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static _Atomic(cudaLaunchHostFunc_ptsz_fn) cudaLaunchHostFunc_ptsz_slot = cudaLaunchHostFunc_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t a0, cudaHostFn_t a1, void *a2)
-{
-	return atomic_load_explicit(&cudaLaunchHostFunc_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchHostFunc_ptsz_unavailable(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
 	(void)a0;
@@ -6759,6 +7318,12 @@ static cudaError_t cudaLaunchHostFunc_ptsz_unavailable(cudaStream_t a0, cudaHost
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchHostFunc_ptsz]);
+}
+static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
+static _Atomic(cudaLaunchHostFunc_ptsz_fn) cudaLaunchHostFunc_ptsz_slot = cudaLaunchHostFunc_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t a0, cudaHostFn_t a1, void *a2)
+{
+	return atomic_load_explicit(&cudaLaunchHostFunc_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
@@ -6773,12 +7338,6 @@ static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t
 
 /* cudaLaunchKernel */
 typedef cudaError_t (*cudaLaunchKernel_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchKernel_fn) cudaLaunchKernel_slot = cudaLaunchKernel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchKernel_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6790,6 +7349,44 @@ static cudaError_t cudaLaunchKernel_unavailable(const void *a0, dim3 a1, dim3 a2
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchKernel = cudastub_cudart_resolve_cudaLaunchKernel;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchKernel(void);
+void *cudastub_cudart_bind_cudaLaunchKernel(void)
+{
+	cudaLaunchKernel_fn fn = (cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchKernel]);
+
+	if (!fn)
+		fn = cudaLaunchKernel_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchKernel\n"
+	"	.type cudaLaunchKernel, @function\n"
+	"cudaLaunchKernel:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchKernel(%rip)\n"
+	"	.size cudaLaunchKernel, .-cudaLaunchKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchKernel\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchKernel, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchKernel:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchKernel, .-cudastub_cudart_resolve_cudaLaunchKernel\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchKernel_fn) cudaLaunchKernel_slot = cudaLaunchKernel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchKernel_fn fn = (cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6800,15 +7397,10 @@ static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, vo
 	atomic_store_explicit(&cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaLaunchKernelExC */
 typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static _Atomic(cudaLaunchKernelExC_fn) cudaLaunchKernelExC_slot = cudaLaunchKernelExC_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
-{
-	return atomic_load_explicit(&cudaLaunchKernelExC_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchKernelExC_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -6816,6 +7408,12 @@ static cudaError_t cudaLaunchKernelExC_unavailable(const cudaLaunchConfig_t *a0,
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC]);
+}
+static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+static _Atomic(cudaLaunchKernelExC_fn) cudaLaunchKernelExC_slot = cudaLaunchKernelExC_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
+{
+	return atomic_load_explicit(&cudaLaunchKernelExC_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
@@ -6830,12 +7428,6 @@ static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, con
 
 /* cudaLaunchKernelExC_ptsz */
 typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static _Atomic(cudaLaunchKernelExC_ptsz_fn) cudaLaunchKernelExC_ptsz_slot = cudaLaunchKernelExC_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
-{
-	return atomic_load_explicit(&cudaLaunchKernelExC_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchKernelExC_ptsz_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -6843,6 +7435,12 @@ static cudaError_t cudaLaunchKernelExC_ptsz_unavailable(const cudaLaunchConfig_t
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC_ptsz]);
+}
+static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+static _Atomic(cudaLaunchKernelExC_ptsz_fn) cudaLaunchKernelExC_ptsz_slot = cudaLaunchKernelExC_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
+{
+	return atomic_load_explicit(&cudaLaunchKernelExC_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
@@ -6857,12 +7455,6 @@ static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0
 
 /* cudaLaunchKernel_ptsz */
 typedef cudaError_t (*cudaLaunchKernel_ptsz_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchKernel_ptsz_fn) cudaLaunchKernel_ptsz_slot = cudaLaunchKernel_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchKernel_ptsz_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6874,6 +7466,44 @@ static cudaError_t cudaLaunchKernel_ptsz_unavailable(const void *a0, dim3 a1, di
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchKernel_ptsz = cudastub_cudart_resolve_cudaLaunchKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchKernel_ptsz(void);
+void *cudastub_cudart_bind_cudaLaunchKernel_ptsz(void)
+{
+	cudaLaunchKernel_ptsz_fn fn = (cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchKernel_ptsz]);
+
+	if (!fn)
+		fn = cudaLaunchKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchKernel_ptsz\n"
+	"	.type cudaLaunchKernel_ptsz, @function\n"
+	"cudaLaunchKernel_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchKernel_ptsz(%rip)\n"
+	"	.size cudaLaunchKernel_ptsz, .-cudaLaunchKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchKernel_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchKernel_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchKernel_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchKernel_ptsz, .-cudastub_cudart_resolve_cudaLaunchKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchKernel_ptsz_fn) cudaLaunchKernel_ptsz_slot = cudaLaunchKernel_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchKernel_ptsz_fn fn = (cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6884,21 +7514,22 @@ static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a
 	atomic_store_explicit(&cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaMalloc */
 typedef cudaError_t (*cudaMalloc_fn)(void **a0, size_t a1);
-static cudaError_t cudaMalloc_resolve(void **a0, size_t a1);
-static _Atomic(cudaMalloc_fn) cudaMalloc_slot = cudaMalloc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMalloc(void **a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaMalloc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMalloc_unavailable(void **a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMalloc]);
+}
+static cudaError_t cudaMalloc_resolve(void **a0, size_t a1);
+static _Atomic(cudaMalloc_fn) cudaMalloc_slot = cudaMalloc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMalloc(void **a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaMalloc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMalloc_resolve(void **a0, size_t a1)
 {
@@ -6913,18 +7544,50 @@ static cudaError_t cudaMalloc_resolve(void **a0, size_t a1)
 
 /* cudaMalloc3D */
 typedef cudaError_t (*cudaMalloc3D_fn)(struct cudaPitchedPtr *a0, struct cudaExtent a1);
-static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaExtent a1);
-static _Atomic(cudaMalloc3D_fn) cudaMalloc3D_slot = cudaMalloc3D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *a0, struct cudaExtent a1)
-{
-	return atomic_load_explicit(&cudaMalloc3D_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMalloc3D_unavailable(struct cudaPitchedPtr *a0, struct cudaExtent a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMalloc3D]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMalloc3D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMalloc3D = cudastub_cudart_resolve_cudaMalloc3D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMalloc3D(void);
+void *cudastub_cudart_bind_cudaMalloc3D(void)
+{
+	cudaMalloc3D_fn fn = (cudaMalloc3D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMalloc3D]);
+
+	if (!fn)
+		fn = cudaMalloc3D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMalloc3D\n"
+	"	.type cudaMalloc3D, @function\n"
+	"cudaMalloc3D:\n"
+	"	jmp *cudastub_cudart_slot_cudaMalloc3D(%rip)\n"
+	"	.size cudaMalloc3D, .-cudaMalloc3D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMalloc3D\n"
+	"	.type cudastub_cudart_resolve_cudaMalloc3D, @function\n"
+	"cudastub_cudart_resolve_cudaMalloc3D:\n"
+	"	lea cudastub_cudart_bind_cudaMalloc3D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMalloc3D, .-cudastub_cudart_resolve_cudaMalloc3D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaExtent a1);
+static _Atomic(cudaMalloc3D_fn) cudaMalloc3D_slot = cudaMalloc3D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *a0, struct cudaExtent a1)
+{
+	return atomic_load_explicit(&cudaMalloc3D_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaExtent a1)
 {
@@ -6936,15 +7599,10 @@ static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaEx
 	atomic_store_explicit(&cudaMalloc3D_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* cudaMalloc3DArray */
 typedef cudaError_t (*cudaMalloc3DArray_fn)(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3);
-static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3);
-static _Atomic(cudaMalloc3DArray_fn) cudaMalloc3DArray_slot = cudaMalloc3DArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaMalloc3DArray_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMalloc3DArray_unavailable(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
 {
 	(void)a0;
@@ -6953,6 +7611,44 @@ static cudaError_t cudaMalloc3DArray_unavailable(cudaArray_t *a0, const struct c
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMalloc3DArray]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMalloc3DArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMalloc3DArray = cudastub_cudart_resolve_cudaMalloc3DArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMalloc3DArray(void);
+void *cudastub_cudart_bind_cudaMalloc3DArray(void)
+{
+	cudaMalloc3DArray_fn fn = (cudaMalloc3DArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMalloc3DArray]);
+
+	if (!fn)
+		fn = cudaMalloc3DArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3DArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMalloc3DArray\n"
+	"	.type cudaMalloc3DArray, @function\n"
+	"cudaMalloc3DArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMalloc3DArray(%rip)\n"
+	"	.size cudaMalloc3DArray, .-cudaMalloc3DArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMalloc3DArray\n"
+	"	.type cudastub_cudart_resolve_cudaMalloc3DArray, @function\n"
+	"cudastub_cudart_resolve_cudaMalloc3DArray:\n"
+	"	lea cudastub_cudart_bind_cudaMalloc3DArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMalloc3DArray, .-cudastub_cudart_resolve_cudaMalloc3DArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3);
+static _Atomic(cudaMalloc3DArray_fn) cudaMalloc3DArray_slot = cudaMalloc3DArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaMalloc3DArray_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
 {
@@ -6964,15 +7660,10 @@ static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaC
 	atomic_store_explicit(&cudaMalloc3DArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMallocArray */
 typedef cudaError_t (*cudaMallocArray_fn)(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4);
-static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4);
-static _Atomic(cudaMallocArray_fn) cudaMallocArray_slot = cudaMallocArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaMallocArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMallocArray_unavailable(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -6982,6 +7673,12 @@ static cudaError_t cudaMallocArray_unavailable(cudaArray_t *a0, const struct cud
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocArray]);
+}
+static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4);
+static _Atomic(cudaMallocArray_fn) cudaMallocArray_slot = cudaMallocArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaMallocArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
 {
@@ -6996,12 +7693,6 @@ static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaCha
 
 /* cudaMallocAsync */
 typedef cudaError_t (*cudaMallocAsync_fn)(void **a0, size_t a1, cudaStream_t a2);
-static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2);
-static _Atomic(cudaMallocAsync_fn) cudaMallocAsync_slot = cudaMallocAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocAsync(void **a0, size_t a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaMallocAsync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMallocAsync_unavailable(void **a0, size_t a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -7009,6 +7700,12 @@ static cudaError_t cudaMallocAsync_unavailable(void **a0, size_t a1, cudaStream_
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocAsync]);
+}
+static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2);
+static _Atomic(cudaMallocAsync_fn) cudaMallocAsync_slot = cudaMallocAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocAsync(void **a0, size_t a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaMallocAsync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2)
 {
@@ -7023,12 +7720,6 @@ static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2
 
 /* cudaMallocAsync_ptsz */
 typedef cudaError_t (*cudaMallocAsync_ptsz_fn)(void **a0, size_t a1, cudaStream_t a2);
-static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream_t a2);
-static _Atomic(cudaMallocAsync_ptsz_fn) cudaMallocAsync_ptsz_slot = cudaMallocAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocAsync_ptsz(void **a0, size_t a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaMallocAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMallocAsync_ptsz_unavailable(void **a0, size_t a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -7036,6 +7727,12 @@ static cudaError_t cudaMallocAsync_ptsz_unavailable(void **a0, size_t a1, cudaSt
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocAsync_ptsz]);
+}
+static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream_t a2);
+static _Atomic(cudaMallocAsync_ptsz_fn) cudaMallocAsync_ptsz_slot = cudaMallocAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocAsync_ptsz(void **a0, size_t a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaMallocAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream_t a2)
 {
@@ -7050,12 +7747,6 @@ static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream
 
 /* cudaMallocFromPoolAsync */
 typedef cudaError_t (*cudaMallocFromPoolAsync_fn)(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static _Atomic(cudaMallocFromPoolAsync_fn) cudaMallocFromPoolAsync_slot = cudaMallocFromPoolAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMallocFromPoolAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMallocFromPoolAsync_unavailable(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -7064,6 +7755,12 @@ static cudaError_t cudaMallocFromPoolAsync_unavailable(void **a0, size_t a1, cud
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocFromPoolAsync]);
+}
+static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
+static _Atomic(cudaMallocFromPoolAsync_fn) cudaMallocFromPoolAsync_slot = cudaMallocFromPoolAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMallocFromPoolAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
@@ -7078,12 +7775,6 @@ static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMem
 
 /* cudaMallocFromPoolAsync_ptsz */
 typedef cudaError_t (*cudaMallocFromPoolAsync_ptsz_fn)(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static _Atomic(cudaMallocFromPoolAsync_ptsz_fn) cudaMallocFromPoolAsync_ptsz_slot = cudaMallocFromPoolAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMallocFromPoolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMallocFromPoolAsync_ptsz_unavailable(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -7092,6 +7783,12 @@ static cudaError_t cudaMallocFromPoolAsync_ptsz_unavailable(void **a0, size_t a1
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocFromPoolAsync_ptsz]);
+}
+static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
+static _Atomic(cudaMallocFromPoolAsync_ptsz_fn) cudaMallocFromPoolAsync_ptsz_slot = cudaMallocFromPoolAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMallocFromPoolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
@@ -7106,18 +7803,18 @@ static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cu
 
 /* cudaMallocHost */
 typedef cudaError_t (*cudaMallocHost_fn)(void **a0, size_t a1);
-static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1);
-static _Atomic(cudaMallocHost_fn) cudaMallocHost_slot = cudaMallocHost_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocHost(void **a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaMallocHost_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMallocHost_unavailable(void **a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocHost]);
+}
+static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1);
+static _Atomic(cudaMallocHost_fn) cudaMallocHost_slot = cudaMallocHost_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocHost(void **a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaMallocHost_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1)
 {
@@ -7132,12 +7829,6 @@ static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1)
 
 /* cudaMallocManaged */
 typedef cudaError_t (*cudaMallocManaged_fn)(void **a0, size_t a1, unsigned int a2);
-static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int a2);
-static _Atomic(cudaMallocManaged_fn) cudaMallocManaged_slot = cudaMallocManaged_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocManaged(void **a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaMallocManaged_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMallocManaged_unavailable(void **a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -7145,6 +7836,12 @@ static cudaError_t cudaMallocManaged_unavailable(void **a0, size_t a1, unsigned 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocManaged]);
+}
+static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int a2);
+static _Atomic(cudaMallocManaged_fn) cudaMallocManaged_slot = cudaMallocManaged_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocManaged(void **a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaMallocManaged_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int a2)
 {
@@ -7159,12 +7856,6 @@ static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int 
 
 /* cudaMallocMipmappedArray */
 typedef cudaError_t (*cudaMallocMipmappedArray_fn)(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4);
-static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4);
-static _Atomic(cudaMallocMipmappedArray_fn) cudaMallocMipmappedArray_slot = cudaMallocMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaMallocMipmappedArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMallocMipmappedArray_unavailable(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -7174,6 +7865,44 @@ static cudaError_t cudaMallocMipmappedArray_unavailable(cudaMipmappedArray_t *a0
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocMipmappedArray]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMallocMipmappedArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMallocMipmappedArray = cudastub_cudart_resolve_cudaMallocMipmappedArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMallocMipmappedArray(void);
+void *cudastub_cudart_bind_cudaMallocMipmappedArray(void)
+{
+	cudaMallocMipmappedArray_fn fn = (cudaMallocMipmappedArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMallocMipmappedArray]);
+
+	if (!fn)
+		fn = cudaMallocMipmappedArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocMipmappedArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMallocMipmappedArray\n"
+	"	.type cudaMallocMipmappedArray, @function\n"
+	"cudaMallocMipmappedArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMallocMipmappedArray(%rip)\n"
+	"	.size cudaMallocMipmappedArray, .-cudaMallocMipmappedArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMallocMipmappedArray\n"
+	"	.type cudastub_cudart_resolve_cudaMallocMipmappedArray, @function\n"
+	"cudastub_cudart_resolve_cudaMallocMipmappedArray:\n"
+	"	lea cudastub_cudart_bind_cudaMallocMipmappedArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMallocMipmappedArray, .-cudastub_cudart_resolve_cudaMallocMipmappedArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4);
+static _Atomic(cudaMallocMipmappedArray_fn) cudaMallocMipmappedArray_slot = cudaMallocMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaMallocMipmappedArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
 {
@@ -7185,15 +7914,10 @@ static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, co
 	atomic_store_explicit(&cudaMallocMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaMallocPitch */
 typedef cudaError_t (*cudaMallocPitch_fn)(void **a0, size_t *a1, size_t a2, size_t a3);
-static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, size_t a3);
-static _Atomic(cudaMallocPitch_fn) cudaMallocPitch_slot = cudaMallocPitch_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaMallocPitch_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMallocPitch_unavailable(void **a0, size_t *a1, size_t a2, size_t a3)
 {
 	(void)a0;
@@ -7202,6 +7926,12 @@ static cudaError_t cudaMallocPitch_unavailable(void **a0, size_t *a1, size_t a2,
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocPitch]);
+}
+static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, size_t a3);
+static _Atomic(cudaMallocPitch_fn) cudaMallocPitch_slot = cudaMallocPitch_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaMallocPitch_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, size_t a3)
 {
@@ -7215,13 +7945,6 @@ static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, siz
 }
 
 /* cudaMemAdvise */
-typedef cudaError_t (*cudaMemAdvise_fn)(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3);
-static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3);
-static _Atomic(cudaMemAdvise_fn) cudaMemAdvise_slot = cudaMemAdvise_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemAdvise(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3)
-{
-	return atomic_load_explicit(&cudaMemAdvise_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemAdvise_unavailable(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3)
 {
 	(void)a0;
@@ -7231,11 +7954,19 @@ static cudaError_t cudaMemAdvise_unavailable(const void *a0, size_t a1, enum cud
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemAdvise]);
 }
+static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3);
+static _Atomic(cudaMemAdvise_fn) cudaMemAdvise_slot = cudaMemAdvise_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemAdvise(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3)
+{
+	return atomic_load_explicit(&cudaMemAdvise_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3)
 {
 	cudaMemAdvise_fn fn = (cudaMemAdvise_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemAdvise]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemAdvise();
 	if (!fn)
 		fn = cudaMemAdvise_unavailable;
 	atomic_store_explicit(&cudaMemAdvise_slot, fn, memory_order_release);
@@ -7243,13 +7974,6 @@ static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMem
 }
 
 /* cudaMemAdvise_v2 */
-typedef cudaError_t (*cudaMemAdvise_v2_fn)(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
-static cudaError_t cudaMemAdvise_v2_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
-static _Atomic(cudaMemAdvise_v2_fn) cudaMemAdvise_v2_slot = cudaMemAdvise_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemAdvise_v2(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
-{
-	return atomic_load_explicit(&cudaMemAdvise_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemAdvise_v2_unavailable(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
 {
 	(void)a0;
@@ -7259,31 +7983,74 @@ static cudaError_t cudaMemAdvise_v2_unavailable(const void *a0, size_t a1, enum 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemAdvise_v2]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemAdvise_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemAdvise_v2 = cudastub_cudart_resolve_cudaMemAdvise_v2;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemAdvise_v2(void);
+void *cudastub_cudart_bind_cudaMemAdvise_v2(void)
+{
+	cudaMemAdvise_v2_fn fn = (cudaMemAdvise_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemAdvise_v2]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemAdvise_v2();
+	if (!fn)
+		fn = cudaMemAdvise_v2_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemAdvise_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemAdvise_v2\n"
+	"	.type cudaMemAdvise_v2, @function\n"
+	"cudaMemAdvise_v2:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemAdvise_v2(%rip)\n"
+	"	.size cudaMemAdvise_v2, .-cudaMemAdvise_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemAdvise_v2\n"
+	"	.type cudastub_cudart_resolve_cudaMemAdvise_v2, @function\n"
+	"cudastub_cudart_resolve_cudaMemAdvise_v2:\n"
+	"	lea cudastub_cudart_bind_cudaMemAdvise_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemAdvise_v2, .-cudastub_cudart_resolve_cudaMemAdvise_v2\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemAdvise_v2_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
+static _Atomic(cudaMemAdvise_v2_fn) cudaMemAdvise_v2_slot = cudaMemAdvise_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemAdvise_v2(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
+{
+	return atomic_load_explicit(&cudaMemAdvise_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaMemAdvise_v2_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
 {
 	cudaMemAdvise_v2_fn fn = (cudaMemAdvise_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemAdvise_v2]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemAdvise_v2();
+	if (!fn)
 		fn = cudaMemAdvise_v2_unavailable;
 	atomic_store_explicit(&cudaMemAdvise_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMemGetInfo */
 typedef cudaError_t (*cudaMemGetInfo_fn)(size_t *a0, size_t *a1);
-static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1);
-static _Atomic(cudaMemGetInfo_fn) cudaMemGetInfo_slot = cudaMemGetInfo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemGetInfo(size_t *a0, size_t *a1)
-{
-	return atomic_load_explicit(&cudaMemGetInfo_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemGetInfo_unavailable(size_t *a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemGetInfo]);
+}
+static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1);
+static _Atomic(cudaMemGetInfo_fn) cudaMemGetInfo_slot = cudaMemGetInfo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemGetInfo(size_t *a0, size_t *a1)
+{
+	return atomic_load_explicit(&cudaMemGetInfo_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1)
 {
@@ -7298,18 +8065,18 @@ static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1)
 
 /* cudaMemPoolCreate */
 typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
-static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
-static _Atomic(cudaMemPoolCreate_fn) cudaMemPoolCreate_slot = cudaMemPoolCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
-{
-	return atomic_load_explicit(&cudaMemPoolCreate_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemPoolCreate_unavailable(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolCreate]);
+}
+static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
+static _Atomic(cudaMemPoolCreate_fn) cudaMemPoolCreate_slot = cudaMemPoolCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
+{
+	return atomic_load_explicit(&cudaMemPoolCreate_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
 {
@@ -7324,17 +8091,17 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 
 /* cudaMemPoolDestroy */
 typedef cudaError_t (*cudaMemPoolDestroy_fn)(cudaMemPool_t a0);
-static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0);
-static _Atomic(cudaMemPoolDestroy_fn) cudaMemPoolDestroy_slot = cudaMemPoolDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t a0)
-{
-	return atomic_load_explicit(&cudaMemPoolDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemPoolDestroy_unavailable(cudaMemPool_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolDestroy]);
+}
+static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0);
+static _Atomic(cudaMemPoolDestroy_fn) cudaMemPoolDestroy_slot = cudaMemPoolDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t a0)
+{
+	return atomic_load_explicit(&cudaMemPoolDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0)
 {
@@ -7349,18 +8116,18 @@ static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0)
 
 /* cudaMemPoolExportPointer */
 typedef cudaError_t (*cudaMemPoolExportPointer_fn)(struct cudaMemPoolPtrExportData *a0, void *a1);
-static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportData *a0, void *a1);
-static _Atomic(cudaMemPoolExportPointer_fn) cudaMemPoolExportPointer_slot = cudaMemPoolExportPointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *a0, void *a1)
-{
-	return atomic_load_explicit(&cudaMemPoolExportPointer_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemPoolExportPointer_unavailable(struct cudaMemPoolPtrExportData *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolExportPointer]);
+}
+static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportData *a0, void *a1);
+static _Atomic(cudaMemPoolExportPointer_fn) cudaMemPoolExportPointer_slot = cudaMemPoolExportPointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *a0, void *a1)
+{
+	return atomic_load_explicit(&cudaMemPoolExportPointer_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportData *a0, void *a1)
 {
@@ -7375,12 +8142,6 @@ static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportD
 
 /* cudaMemPoolExportToShareableHandle */
 typedef cudaError_t (*cudaMemPoolExportToShareableHandle_fn)(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static _Atomic(cudaMemPoolExportToShareableHandle_fn) cudaMemPoolExportToShareableHandle_slot = cudaMemPoolExportToShareableHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaMemPoolExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemPoolExportToShareableHandle_unavailable(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
 	(void)a0;
@@ -7389,6 +8150,12 @@ static cudaError_t cudaMemPoolExportToShareableHandle_unavailable(void *a0, cuda
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolExportToShareableHandle]);
+}
+static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
+static _Atomic(cudaMemPoolExportToShareableHandle_fn) cudaMemPoolExportToShareableHandle_slot = cudaMemPoolExportToShareableHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaMemPoolExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
@@ -7403,12 +8170,6 @@ static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemP
 
 /* cudaMemPoolGetAccess */
 typedef cudaError_t (*cudaMemPoolGetAccess_fn)(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2);
-static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2);
-static _Atomic(cudaMemPoolGetAccess_fn) cudaMemPoolGetAccess_slot = cudaMemPoolGetAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolGetAccess_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolGetAccess_unavailable(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
 {
 	(void)a0;
@@ -7416,6 +8177,12 @@ static cudaError_t cudaMemPoolGetAccess_unavailable(enum cudaMemAccessFlags *a0,
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolGetAccess]);
+}
+static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2);
+static _Atomic(cudaMemPoolGetAccess_fn) cudaMemPoolGetAccess_slot = cudaMemPoolGetAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolGetAccess_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
 {
@@ -7430,12 +8197,6 @@ static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cud
 
 /* cudaMemPoolGetAttribute */
 typedef cudaError_t (*cudaMemPoolGetAttribute_fn)(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static _Atomic(cudaMemPoolGetAttribute_fn) cudaMemPoolGetAttribute_slot = cudaMemPoolGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolGetAttribute_unavailable(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
 	(void)a0;
@@ -7443,6 +8204,12 @@ static cudaError_t cudaMemPoolGetAttribute_unavailable(cudaMemPool_t a0, enum cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolGetAttribute]);
+}
+static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
+static _Atomic(cudaMemPoolGetAttribute_fn) cudaMemPoolGetAttribute_slot = cudaMemPoolGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
@@ -7457,12 +8224,6 @@ static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 
 /* cudaMemPoolImportFromShareableHandle */
 typedef cudaError_t (*cudaMemPoolImportFromShareableHandle_fn)(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static _Atomic(cudaMemPoolImportFromShareableHandle_fn) cudaMemPoolImportFromShareableHandle_slot = cudaMemPoolImportFromShareableHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaMemPoolImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemPoolImportFromShareableHandle_unavailable(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
 	(void)a0;
@@ -7471,6 +8232,12 @@ static cudaError_t cudaMemPoolImportFromShareableHandle_unavailable(cudaMemPool_
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolImportFromShareableHandle]);
+}
+static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
+static _Atomic(cudaMemPoolImportFromShareableHandle_fn) cudaMemPoolImportFromShareableHandle_slot = cudaMemPoolImportFromShareableHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaMemPoolImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
@@ -7485,12 +8252,6 @@ static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a
 
 /* cudaMemPoolImportPointer */
 typedef cudaError_t (*cudaMemPoolImportPointer_fn)(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2);
-static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2);
-static _Atomic(cudaMemPoolImportPointer_fn) cudaMemPoolImportPointer_slot = cudaMemPoolImportPointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolImportPointer(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolImportPointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolImportPointer_unavailable(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
 {
 	(void)a0;
@@ -7498,6 +8259,12 @@ static cudaError_t cudaMemPoolImportPointer_unavailable(void **a0, cudaMemPool_t
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolImportPointer]);
+}
+static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2);
+static _Atomic(cudaMemPoolImportPointer_fn) cudaMemPoolImportPointer_slot = cudaMemPoolImportPointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolImportPointer(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolImportPointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
 {
@@ -7512,12 +8279,6 @@ static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1,
 
 /* cudaMemPoolSetAccess */
 typedef cudaError_t (*cudaMemPoolSetAccess_fn)(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2);
-static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2);
-static _Atomic(cudaMemPoolSetAccess_fn) cudaMemPoolSetAccess_slot = cudaMemPoolSetAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
-{
-	return atomic_load_explicit(&cudaMemPoolSetAccess_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolSetAccess_unavailable(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
 {
 	(void)a0;
@@ -7525,6 +8286,12 @@ static cudaError_t cudaMemPoolSetAccess_unavailable(cudaMemPool_t a0, const stru
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolSetAccess]);
+}
+static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2);
+static _Atomic(cudaMemPoolSetAccess_fn) cudaMemPoolSetAccess_slot = cudaMemPoolSetAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
+{
+	return atomic_load_explicit(&cudaMemPoolSetAccess_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
 {
@@ -7539,12 +8306,6 @@ static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct c
 
 /* cudaMemPoolSetAttribute */
 typedef cudaError_t (*cudaMemPoolSetAttribute_fn)(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static _Atomic(cudaMemPoolSetAttribute_fn) cudaMemPoolSetAttribute_slot = cudaMemPoolSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolSetAttribute_unavailable(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
 	(void)a0;
@@ -7552,6 +8313,12 @@ static cudaError_t cudaMemPoolSetAttribute_unavailable(cudaMemPool_t a0, enum cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolSetAttribute]);
+}
+static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
+static _Atomic(cudaMemPoolSetAttribute_fn) cudaMemPoolSetAttribute_slot = cudaMemPoolSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
@@ -7566,18 +8333,18 @@ static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 
 /* cudaMemPoolTrimTo */
 typedef cudaError_t (*cudaMemPoolTrimTo_fn)(cudaMemPool_t a0, size_t a1);
-static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1);
-static _Atomic(cudaMemPoolTrimTo_fn) cudaMemPoolTrimTo_slot = cudaMemPoolTrimTo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaMemPoolTrimTo_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemPoolTrimTo_unavailable(cudaMemPool_t a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolTrimTo]);
+}
+static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1);
+static _Atomic(cudaMemPoolTrimTo_fn) cudaMemPoolTrimTo_slot = cudaMemPoolTrimTo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaMemPoolTrimTo_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1)
 {
@@ -7591,13 +8358,6 @@ static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1)
 }
 
 /* cudaMemPrefetchAsync */
-typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *a0, size_t a1, int a2, cudaStream_t a3);
-static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, int a2, cudaStream_t a3);
-static _Atomic(cudaMemPrefetchAsync_fn) cudaMemPrefetchAsync_slot = cudaMemPrefetchAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync(const void *a0, size_t a1, int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemPrefetchAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemPrefetchAsync_unavailable(const void *a0, size_t a1, int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -7607,11 +8367,19 @@ static cudaError_t cudaMemPrefetchAsync_unavailable(const void *a0, size_t a1, i
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync]);
 }
+static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, int a2, cudaStream_t a3);
+static _Atomic(cudaMemPrefetchAsync_fn) cudaMemPrefetchAsync_slot = cudaMemPrefetchAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync(const void *a0, size_t a1, int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemPrefetchAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, int a2, cudaStream_t a3)
 {
 	cudaMemPrefetchAsync_fn fn = (cudaMemPrefetchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync();
 	if (!fn)
 		fn = cudaMemPrefetchAsync_unavailable;
 	atomic_store_explicit(&cudaMemPrefetchAsync_slot, fn, memory_order_release);
@@ -7619,13 +8387,6 @@ static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, int a
 }
 
 /* cudaMemPrefetchAsync_ptsz */
-typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *a0, size_t a1, int a2, cudaStream_t a3);
-static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, int a2, cudaStream_t a3);
-static _Atomic(cudaMemPrefetchAsync_ptsz_fn) cudaMemPrefetchAsync_ptsz_slot = cudaMemPrefetchAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *a0, size_t a1, int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemPrefetchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemPrefetchAsync_ptsz_unavailable(const void *a0, size_t a1, int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -7635,11 +8396,19 @@ static cudaError_t cudaMemPrefetchAsync_ptsz_unavailable(const void *a0, size_t 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_ptsz]);
 }
+static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, int a2, cudaStream_t a3);
+static _Atomic(cudaMemPrefetchAsync_ptsz_fn) cudaMemPrefetchAsync_ptsz_slot = cudaMemPrefetchAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *a0, size_t a1, int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemPrefetchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, int a2, cudaStream_t a3)
 {
 	cudaMemPrefetchAsync_ptsz_fn fn = (cudaMemPrefetchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz();
 	if (!fn)
 		fn = cudaMemPrefetchAsync_ptsz_unavailable;
 	atomic_store_explicit(&cudaMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
@@ -7647,13 +8416,6 @@ static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, 
 }
 
 /* cudaMemPrefetchAsync_v2 */
-typedef cudaError_t (*cudaMemPrefetchAsync_v2_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static cudaError_t cudaMemPrefetchAsync_v2_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static _Atomic(cudaMemPrefetchAsync_v2_fn) cudaMemPrefetchAsync_v2_slot = cudaMemPrefetchAsync_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_v2(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemPrefetchAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemPrefetchAsync_v2_unavailable(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -7664,25 +8426,61 @@ static cudaError_t cudaMemPrefetchAsync_v2_unavailable(const void *a0, size_t a1
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_v2]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemPrefetchAsync_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemPrefetchAsync_v2 = cudastub_cudart_resolve_cudaMemPrefetchAsync_v2;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemPrefetchAsync_v2(void);
+void *cudastub_cudart_bind_cudaMemPrefetchAsync_v2(void)
+{
+	cudaMemPrefetchAsync_v2_fn fn = (cudaMemPrefetchAsync_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_v2]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync_v2();
+	if (!fn)
+		fn = cudaMemPrefetchAsync_v2_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemPrefetchAsync_v2\n"
+	"	.type cudaMemPrefetchAsync_v2, @function\n"
+	"cudaMemPrefetchAsync_v2:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemPrefetchAsync_v2(%rip)\n"
+	"	.size cudaMemPrefetchAsync_v2, .-cudaMemPrefetchAsync_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemPrefetchAsync_v2\n"
+	"	.type cudastub_cudart_resolve_cudaMemPrefetchAsync_v2, @function\n"
+	"cudastub_cudart_resolve_cudaMemPrefetchAsync_v2:\n"
+	"	lea cudastub_cudart_bind_cudaMemPrefetchAsync_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemPrefetchAsync_v2, .-cudastub_cudart_resolve_cudaMemPrefetchAsync_v2\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemPrefetchAsync_v2_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
+static _Atomic(cudaMemPrefetchAsync_v2_fn) cudaMemPrefetchAsync_v2_slot = cudaMemPrefetchAsync_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_v2(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemPrefetchAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
+}
 static cudaError_t cudaMemPrefetchAsync_v2_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	cudaMemPrefetchAsync_v2_fn fn = (cudaMemPrefetchAsync_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_v2]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync_v2();
+	if (!fn)
 		fn = cudaMemPrefetchAsync_v2_unavailable;
 	atomic_store_explicit(&cudaMemPrefetchAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaMemPrefetchAsync_v2_ptsz */
-typedef cudaError_t (*cudaMemPrefetchAsync_v2_ptsz_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static cudaError_t cudaMemPrefetchAsync_v2_ptsz_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static _Atomic(cudaMemPrefetchAsync_v2_ptsz_fn) cudaMemPrefetchAsync_v2_ptsz_slot = cudaMemPrefetchAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_v2_ptsz(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemPrefetchAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemPrefetchAsync_v2_ptsz_unavailable(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -7693,25 +8491,62 @@ static cudaError_t cudaMemPrefetchAsync_v2_ptsz_unavailable(const void *a0, size
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_v2_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemPrefetchAsync_v2_ptsz = cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemPrefetchAsync_v2_ptsz(void);
+void *cudastub_cudart_bind_cudaMemPrefetchAsync_v2_ptsz(void)
+{
+	cudaMemPrefetchAsync_v2_ptsz_fn fn = (cudaMemPrefetchAsync_v2_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_v2_ptsz]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync_v2_ptsz();
+	if (!fn)
+		fn = cudaMemPrefetchAsync_v2_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync_v2_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemPrefetchAsync_v2_ptsz\n"
+	"	.type cudaMemPrefetchAsync_v2_ptsz, @function\n"
+	"cudaMemPrefetchAsync_v2_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemPrefetchAsync_v2_ptsz(%rip)\n"
+	"	.size cudaMemPrefetchAsync_v2_ptsz, .-cudaMemPrefetchAsync_v2_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemPrefetchAsync_v2_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz, .-cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemPrefetchAsync_v2_ptsz_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
+static _Atomic(cudaMemPrefetchAsync_v2_ptsz_fn) cudaMemPrefetchAsync_v2_ptsz_slot = cudaMemPrefetchAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_v2_ptsz(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemPrefetchAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
+}
 static cudaError_t cudaMemPrefetchAsync_v2_ptsz_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	cudaMemPrefetchAsync_v2_ptsz_fn fn = (cudaMemPrefetchAsync_v2_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_v2_ptsz]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync_v2_ptsz();
+	if (!fn)
 		fn = cudaMemPrefetchAsync_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaMemPrefetchAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaMemRangeGetAttribute */
 typedef cudaError_t (*cudaMemRangeGetAttribute_fn)(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4);
-static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4);
-static _Atomic(cudaMemRangeGetAttribute_fn) cudaMemRangeGetAttribute_slot = cudaMemRangeGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttribute(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemRangeGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemRangeGetAttribute_unavailable(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
 {
 	(void)a0;
@@ -7721,6 +8556,12 @@ static cudaError_t cudaMemRangeGetAttribute_unavailable(void *a0, size_t a1, enu
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemRangeGetAttribute]);
+}
+static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4);
+static _Atomic(cudaMemRangeGetAttribute_fn) cudaMemRangeGetAttribute_slot = cudaMemRangeGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttribute(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemRangeGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
 {
@@ -7735,12 +8576,6 @@ static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cu
 
 /* cudaMemRangeGetAttributes */
 typedef cudaError_t (*cudaMemRangeGetAttributes_fn)(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5);
-static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5);
-static _Atomic(cudaMemRangeGetAttributes_fn) cudaMemRangeGetAttributes_slot = cudaMemRangeGetAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttributes(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
-{
-	return atomic_load_explicit(&cudaMemRangeGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemRangeGetAttributes_unavailable(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
 {
 	(void)a0;
@@ -7751,6 +8586,12 @@ static cudaError_t cudaMemRangeGetAttributes_unavailable(void **a0, size_t *a1, 
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemRangeGetAttributes]);
+}
+static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5);
+static _Atomic(cudaMemRangeGetAttributes_fn) cudaMemRangeGetAttributes_slot = cudaMemRangeGetAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttributes(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
+{
+	return atomic_load_explicit(&cudaMemRangeGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
 {
@@ -7765,12 +8606,6 @@ static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum
 
 /* cudaMemcpy */
 typedef cudaError_t (*cudaMemcpy_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static _Atomic(cudaMemcpy_fn) cudaMemcpy_slot = cudaMemcpy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
-{
-	return atomic_load_explicit(&cudaMemcpy_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemcpy_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
 	(void)a0;
@@ -7779,6 +8614,12 @@ static cudaError_t cudaMemcpy_unavailable(void *a0, const void *a1, size_t a2, e
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy]);
+}
+static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
+static _Atomic(cudaMemcpy_fn) cudaMemcpy_slot = cudaMemcpy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
+{
+	return atomic_load_explicit(&cudaMemcpy_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
@@ -7793,12 +8634,6 @@ static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum 
 
 /* cudaMemcpy2D */
 typedef cudaError_t (*cudaMemcpy2D_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaMemcpy2D_fn) cudaMemcpy2D_slot = cudaMemcpy2D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaMemcpy2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpy2D_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -7811,6 +8646,44 @@ static cudaError_t cudaMemcpy2D_unavailable(void *a0, size_t a1, const void *a2,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2D]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2D = cudastub_cudart_resolve_cudaMemcpy2D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2D(void);
+void *cudastub_cudart_bind_cudaMemcpy2D(void)
+{
+	cudaMemcpy2D_fn fn = (cudaMemcpy2D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2D]);
+
+	if (!fn)
+		fn = cudaMemcpy2D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2D\n"
+	"	.type cudaMemcpy2D, @function\n"
+	"cudaMemcpy2D:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2D(%rip)\n"
+	"	.size cudaMemcpy2D, .-cudaMemcpy2D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2D\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2D, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2D:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2D, .-cudastub_cudart_resolve_cudaMemcpy2D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaMemcpy2D_fn) cudaMemcpy2D_slot = cudaMemcpy2D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaMemcpy2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaMemcpy2D_fn fn = (cudaMemcpy2D_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7821,15 +8694,10 @@ static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, siz
 	atomic_store_explicit(&cudaMemcpy2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpy2DArrayToArray */
 typedef cudaError_t (*cudaMemcpy2DArrayToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaMemcpy2DArrayToArray_fn) cudaMemcpy2DArrayToArray_slot = cudaMemcpy2DArrayToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DArrayToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -7844,6 +8712,44 @@ static cudaError_t cudaMemcpy2DArrayToArray_unavailable(cudaArray_t a0, size_t a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DArrayToArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DArrayToArray = cudastub_cudart_resolve_cudaMemcpy2DArrayToArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray(void);
+void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray(void)
+{
+	cudaMemcpy2DArrayToArray_fn fn = (cudaMemcpy2DArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray]);
+
+	if (!fn)
+		fn = cudaMemcpy2DArrayToArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DArrayToArray\n"
+	"	.type cudaMemcpy2DArrayToArray, @function\n"
+	"cudaMemcpy2DArrayToArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DArrayToArray(%rip)\n"
+	"	.size cudaMemcpy2DArrayToArray, .-cudaMemcpy2DArrayToArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DArrayToArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DArrayToArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DArrayToArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DArrayToArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DArrayToArray, .-cudastub_cudart_resolve_cudaMemcpy2DArrayToArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaMemcpy2DArrayToArray_fn) cudaMemcpy2DArrayToArray_slot = cudaMemcpy2DArrayToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaMemcpy2DArrayToArray_fn fn = (cudaMemcpy2DArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7854,15 +8760,10 @@ static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, s
 	atomic_store_explicit(&cudaMemcpy2DArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DArrayToArray_ptds */
 typedef cudaError_t (*cudaMemcpy2DArrayToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaMemcpy2DArrayToArray_ptds_fn) cudaMemcpy2DArrayToArray_ptds_slot = cudaMemcpy2DArrayToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DArrayToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -7877,6 +8778,44 @@ static cudaError_t cudaMemcpy2DArrayToArray_ptds_unavailable(cudaArray_t a0, siz
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds = cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(void)
+{
+	cudaMemcpy2DArrayToArray_ptds_fn fn = (cudaMemcpy2DArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2DArrayToArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DArrayToArray_ptds\n"
+	"	.type cudaMemcpy2DArrayToArray_ptds, @function\n"
+	"cudaMemcpy2DArrayToArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds(%rip)\n"
+	"	.size cudaMemcpy2DArrayToArray_ptds, .-cudaMemcpy2DArrayToArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds, .-cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaMemcpy2DArrayToArray_ptds_fn) cudaMemcpy2DArrayToArray_ptds_slot = cudaMemcpy2DArrayToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaMemcpy2DArrayToArray_ptds_fn fn = (cudaMemcpy2DArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7887,15 +8826,10 @@ static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t 
 	atomic_store_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DAsync */
 typedef cudaError_t (*cudaMemcpy2DAsync_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static _Atomic(cudaMemcpy2DAsync_fn) cudaMemcpy2DAsync_slot = cudaMemcpy2DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DAsync_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -7909,6 +8843,44 @@ static cudaError_t cudaMemcpy2DAsync_unavailable(void *a0, size_t a1, const void
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DAsync = cudastub_cudart_resolve_cudaMemcpy2DAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DAsync(void);
+void *cudastub_cudart_bind_cudaMemcpy2DAsync(void)
+{
+	cudaMemcpy2DAsync_fn fn = (cudaMemcpy2DAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DAsync]);
+
+	if (!fn)
+		fn = cudaMemcpy2DAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DAsync\n"
+	"	.type cudaMemcpy2DAsync, @function\n"
+	"cudaMemcpy2DAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DAsync(%rip)\n"
+	"	.size cudaMemcpy2DAsync, .-cudaMemcpy2DAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DAsync, .-cudastub_cudart_resolve_cudaMemcpy2DAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
+static _Atomic(cudaMemcpy2DAsync_fn) cudaMemcpy2DAsync_slot = cudaMemcpy2DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	cudaMemcpy2DAsync_fn fn = (cudaMemcpy2DAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7919,15 +8891,10 @@ static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2
 	atomic_store_explicit(&cudaMemcpy2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy2DAsync_ptsz_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static _Atomic(cudaMemcpy2DAsync_ptsz_fn) cudaMemcpy2DAsync_ptsz_slot = cudaMemcpy2DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DAsync_ptsz_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -7941,6 +8908,44 @@ static cudaError_t cudaMemcpy2DAsync_ptsz_unavailable(void *a0, size_t a1, const
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz = cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(void)
+{
+	cudaMemcpy2DAsync_ptsz_fn fn = (cudaMemcpy2DAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpy2DAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DAsync_ptsz\n"
+	"	.type cudaMemcpy2DAsync_ptsz, @function\n"
+	"cudaMemcpy2DAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpy2DAsync_ptsz, .-cudaMemcpy2DAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
+static _Atomic(cudaMemcpy2DAsync_ptsz_fn) cudaMemcpy2DAsync_ptsz_slot = cudaMemcpy2DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	cudaMemcpy2DAsync_ptsz_fn fn = (cudaMemcpy2DAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7951,15 +8956,10 @@ static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const voi
 	atomic_store_explicit(&cudaMemcpy2DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DFromArray */
 typedef cudaError_t (*cudaMemcpy2DFromArray_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DFromArray_fn) cudaMemcpy2DFromArray_slot = cudaMemcpy2DFromArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DFromArray_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -7973,6 +8973,44 @@ static cudaError_t cudaMemcpy2DFromArray_unavailable(void *a0, size_t a1, cudaAr
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArray = cudastub_cudart_resolve_cudaMemcpy2DFromArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArray(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArray(void)
+{
+	cudaMemcpy2DFromArray_fn fn = (cudaMemcpy2DFromArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArray\n"
+	"	.type cudaMemcpy2DFromArray, @function\n"
+	"cudaMemcpy2DFromArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArray(%rip)\n"
+	"	.size cudaMemcpy2DFromArray, .-cudaMemcpy2DFromArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArray, .-cudastub_cudart_resolve_cudaMemcpy2DFromArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DFromArray_fn) cudaMemcpy2DFromArray_slot = cudaMemcpy2DFromArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DFromArray_fn fn = (cudaMemcpy2DFromArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7983,15 +9021,10 @@ static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_
 	atomic_store_explicit(&cudaMemcpy2DFromArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DFromArrayAsync */
 typedef cudaError_t (*cudaMemcpy2DFromArrayAsync_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DFromArrayAsync_fn) cudaMemcpy2DFromArrayAsync_slot = cudaMemcpy2DFromArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DFromArrayAsync_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8006,6 +9039,44 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_unavailable(void *a0, size_t a1, c
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync = cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(void)
+{
+	cudaMemcpy2DFromArrayAsync_fn fn = (cudaMemcpy2DFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArrayAsync\n"
+	"	.type cudaMemcpy2DFromArrayAsync, @function\n"
+	"cudaMemcpy2DFromArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync(%rip)\n"
+	"	.size cudaMemcpy2DFromArrayAsync, .-cudaMemcpy2DFromArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync, .-cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DFromArrayAsync_fn) cudaMemcpy2DFromArrayAsync_slot = cudaMemcpy2DFromArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DFromArrayAsync_fn fn = (cudaMemcpy2DFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8016,15 +9087,10 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaA
 	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DFromArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy2DFromArrayAsync_ptsz_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DFromArrayAsync_ptsz_fn) cudaMemcpy2DFromArrayAsync_ptsz_slot = cudaMemcpy2DFromArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8039,6 +9105,44 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_unavailable(void *a0, size_t 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(void)
+{
+	cudaMemcpy2DFromArrayAsync_ptsz_fn fn = (cudaMemcpy2DFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.type cudaMemcpy2DFromArrayAsync_ptsz, @function\n"
+	"cudaMemcpy2DFromArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpy2DFromArrayAsync_ptsz, .-cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DFromArrayAsync_ptsz_fn) cudaMemcpy2DFromArrayAsync_ptsz_slot = cudaMemcpy2DFromArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DFromArrayAsync_ptsz_fn fn = (cudaMemcpy2DFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8049,15 +9153,10 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, 
 	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DFromArray_ptds */
 typedef cudaError_t (*cudaMemcpy2DFromArray_ptds_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DFromArray_ptds_fn) cudaMemcpy2DFromArray_ptds_slot = cudaMemcpy2DFromArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray_ptds(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DFromArray_ptds_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8071,6 +9170,44 @@ static cudaError_t cudaMemcpy2DFromArray_ptds_unavailable(void *a0, size_t a1, c
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds = cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(void)
+{
+	cudaMemcpy2DFromArray_ptds_fn fn = (cudaMemcpy2DFromArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArray_ptds\n"
+	"	.type cudaMemcpy2DFromArray_ptds, @function\n"
+	"cudaMemcpy2DFromArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds(%rip)\n"
+	"	.size cudaMemcpy2DFromArray_ptds, .-cudaMemcpy2DFromArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds, .-cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DFromArray_ptds_fn) cudaMemcpy2DFromArray_ptds_slot = cudaMemcpy2DFromArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray_ptds(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DFromArray_ptds_fn fn = (cudaMemcpy2DFromArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8081,15 +9218,10 @@ static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaA
 	atomic_store_explicit(&cudaMemcpy2DFromArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DToArray */
 typedef cudaError_t (*cudaMemcpy2DToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DToArray_fn) cudaMemcpy2DToArray_slot = cudaMemcpy2DToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8103,6 +9235,44 @@ static cudaError_t cudaMemcpy2DToArray_unavailable(cudaArray_t a0, size_t a1, si
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArray = cudastub_cudart_resolve_cudaMemcpy2DToArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArray(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArray(void)
+{
+	cudaMemcpy2DToArray_fn fn = (cudaMemcpy2DToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArray]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArray\n"
+	"	.type cudaMemcpy2DToArray, @function\n"
+	"cudaMemcpy2DToArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArray(%rip)\n"
+	"	.size cudaMemcpy2DToArray, .-cudaMemcpy2DToArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArray, .-cudastub_cudart_resolve_cudaMemcpy2DToArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DToArray_fn) cudaMemcpy2DToArray_slot = cudaMemcpy2DToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DToArray_fn fn = (cudaMemcpy2DToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8113,15 +9283,10 @@ static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t
 	atomic_store_explicit(&cudaMemcpy2DToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DToArrayAsync */
 typedef cudaError_t (*cudaMemcpy2DToArrayAsync_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DToArrayAsync_fn) cudaMemcpy2DToArrayAsync_slot = cudaMemcpy2DToArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DToArrayAsync_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8136,6 +9301,44 @@ static cudaError_t cudaMemcpy2DToArrayAsync_unavailable(cudaArray_t a0, size_t a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArrayAsync = cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(void)
+{
+	cudaMemcpy2DToArrayAsync_fn fn = (cudaMemcpy2DToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArrayAsync\n"
+	"	.type cudaMemcpy2DToArrayAsync, @function\n"
+	"cudaMemcpy2DToArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArrayAsync(%rip)\n"
+	"	.size cudaMemcpy2DToArrayAsync, .-cudaMemcpy2DToArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync, .-cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DToArrayAsync_fn) cudaMemcpy2DToArrayAsync_slot = cudaMemcpy2DToArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DToArrayAsync_fn fn = (cudaMemcpy2DToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8146,15 +9349,10 @@ static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, s
 	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DToArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy2DToArrayAsync_ptsz_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DToArrayAsync_ptsz_fn) cudaMemcpy2DToArrayAsync_ptsz_slot = cudaMemcpy2DToArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8169,6 +9367,44 @@ static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_unavailable(cudaArray_t a0, siz
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(void)
+{
+	cudaMemcpy2DToArrayAsync_ptsz_fn fn = (cudaMemcpy2DToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.type cudaMemcpy2DToArrayAsync_ptsz, @function\n"
+	"cudaMemcpy2DToArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpy2DToArrayAsync_ptsz, .-cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DToArrayAsync_ptsz_fn) cudaMemcpy2DToArrayAsync_ptsz_slot = cudaMemcpy2DToArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DToArrayAsync_ptsz_fn fn = (cudaMemcpy2DToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8179,15 +9415,10 @@ static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t 
 	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DToArray_ptds */
 typedef cudaError_t (*cudaMemcpy2DToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DToArray_ptds_fn) cudaMemcpy2DToArray_ptds_slot = cudaMemcpy2DToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8201,6 +9432,44 @@ static cudaError_t cudaMemcpy2DToArray_ptds_unavailable(cudaArray_t a0, size_t a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArray_ptds = cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(void)
+{
+	cudaMemcpy2DToArray_ptds_fn fn = (cudaMemcpy2DToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArray_ptds\n"
+	"	.type cudaMemcpy2DToArray_ptds, @function\n"
+	"cudaMemcpy2DToArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArray_ptds(%rip)\n"
+	"	.size cudaMemcpy2DToArray_ptds, .-cudaMemcpy2DToArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds, .-cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DToArray_ptds_fn) cudaMemcpy2DToArray_ptds_slot = cudaMemcpy2DToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DToArray_ptds_fn fn = (cudaMemcpy2DToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8211,15 +9480,10 @@ static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, s
 	atomic_store_explicit(&cudaMemcpy2DToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2D_ptds */
 typedef cudaError_t (*cudaMemcpy2D_ptds_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaMemcpy2D_ptds_fn) cudaMemcpy2D_ptds_slot = cudaMemcpy2D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2D_ptds(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaMemcpy2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpy2D_ptds_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -8232,6 +9496,44 @@ static cudaError_t cudaMemcpy2D_ptds_unavailable(void *a0, size_t a1, const void
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2D_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2D_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2D_ptds = cudastub_cudart_resolve_cudaMemcpy2D_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2D_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2D_ptds(void)
+{
+	cudaMemcpy2D_ptds_fn fn = (cudaMemcpy2D_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2D_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2D_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2D_ptds\n"
+	"	.type cudaMemcpy2D_ptds, @function\n"
+	"cudaMemcpy2D_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2D_ptds(%rip)\n"
+	"	.size cudaMemcpy2D_ptds, .-cudaMemcpy2D_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2D_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2D_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2D_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2D_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2D_ptds, .-cudastub_cudart_resolve_cudaMemcpy2D_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaMemcpy2D_ptds_fn) cudaMemcpy2D_ptds_slot = cudaMemcpy2D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2D_ptds(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaMemcpy2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaMemcpy2D_ptds_fn fn = (cudaMemcpy2D_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8242,20 +9544,21 @@ static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2
 	atomic_store_explicit(&cudaMemcpy2D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpy3D */
 typedef cudaError_t (*cudaMemcpy3D_fn)(const struct cudaMemcpy3DParms *a0);
-static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0);
-static _Atomic(cudaMemcpy3D_fn) cudaMemcpy3D_slot = cudaMemcpy3D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3D_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3D_unavailable(const struct cudaMemcpy3DParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3D]);
+}
+static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0);
+static _Atomic(cudaMemcpy3D_fn) cudaMemcpy3D_slot = cudaMemcpy3D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3D_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0)
 {
@@ -8270,18 +9573,18 @@ static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0)
 
 /* cudaMemcpy3DAsync */
 typedef cudaError_t (*cudaMemcpy3DAsync_fn)(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DAsync_fn) cudaMemcpy3DAsync_slot = cudaMemcpy3DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DAsync_unavailable(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DAsync]);
+}
+static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DAsync_fn) cudaMemcpy3DAsync_slot = cudaMemcpy3DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
@@ -8296,18 +9599,18 @@ static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0,
 
 /* cudaMemcpy3DAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy3DAsync_ptsz_fn)(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DAsync_ptsz_fn) cudaMemcpy3DAsync_ptsz_slot = cudaMemcpy3DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DAsync_ptsz_unavailable(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DAsync_ptsz]);
+}
+static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DAsync_ptsz_fn) cudaMemcpy3DAsync_ptsz_slot = cudaMemcpy3DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
@@ -8322,17 +9625,17 @@ static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms
 
 /* cudaMemcpy3DPeer */
 typedef cudaError_t (*cudaMemcpy3DPeer_fn)(const struct cudaMemcpy3DPeerParms *a0);
-static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *a0);
-static _Atomic(cudaMemcpy3DPeer_fn) cudaMemcpy3DPeer_slot = cudaMemcpy3DPeer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeer_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3DPeer_unavailable(const struct cudaMemcpy3DPeerParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeer]);
+}
+static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *a0);
+static _Atomic(cudaMemcpy3DPeer_fn) cudaMemcpy3DPeer_slot = cudaMemcpy3DPeer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeer_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *a0)
 {
@@ -8347,18 +9650,18 @@ static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *
 
 /* cudaMemcpy3DPeerAsync */
 typedef cudaError_t (*cudaMemcpy3DPeerAsync_fn)(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DPeerAsync_fn) cudaMemcpy3DPeerAsync_slot = cudaMemcpy3DPeerAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DPeerAsync_unavailable(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeerAsync]);
+}
+static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DPeerAsync_fn) cudaMemcpy3DPeerAsync_slot = cudaMemcpy3DPeerAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
@@ -8373,18 +9676,18 @@ static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerPa
 
 /* cudaMemcpy3DPeerAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy3DPeerAsync_ptsz_fn)(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DPeerAsync_ptsz_fn) cudaMemcpy3DPeerAsync_ptsz_slot = cudaMemcpy3DPeerAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DPeerAsync_ptsz_unavailable(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeerAsync_ptsz]);
+}
+static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DPeerAsync_ptsz_fn) cudaMemcpy3DPeerAsync_ptsz_slot = cudaMemcpy3DPeerAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
@@ -8399,17 +9702,17 @@ static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DP
 
 /* cudaMemcpy3DPeer_ptds */
 typedef cudaError_t (*cudaMemcpy3DPeer_ptds_fn)(const struct cudaMemcpy3DPeerParms *a0);
-static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerParms *a0);
-static _Atomic(cudaMemcpy3DPeer_ptds_fn) cudaMemcpy3DPeer_ptds_slot = cudaMemcpy3DPeer_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeer_ptds_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3DPeer_ptds_unavailable(const struct cudaMemcpy3DPeerParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeer_ptds]);
+}
+static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerParms *a0);
+static _Atomic(cudaMemcpy3DPeer_ptds_fn) cudaMemcpy3DPeer_ptds_slot = cudaMemcpy3DPeer_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeer_ptds_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerParms *a0)
 {
@@ -8424,17 +9727,17 @@ static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerPa
 
 /* cudaMemcpy3D_ptds */
 typedef cudaError_t (*cudaMemcpy3D_ptds_fn)(const struct cudaMemcpy3DParms *a0);
-static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0);
-static _Atomic(cudaMemcpy3D_ptds_fn) cudaMemcpy3D_ptds_slot = cudaMemcpy3D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3D_ptds_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3D_ptds_unavailable(const struct cudaMemcpy3DParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3D_ptds]);
+}
+static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0);
+static _Atomic(cudaMemcpy3D_ptds_fn) cudaMemcpy3D_ptds_slot = cudaMemcpy3D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3D_ptds_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0)
 {
@@ -8449,12 +9752,6 @@ static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0)
 
 /* cudaMemcpyArrayToArray */
 typedef cudaError_t (*cudaMemcpyArrayToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpyArrayToArray_fn) cudaMemcpyArrayToArray_slot = cudaMemcpyArrayToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpyArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpyArrayToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8468,6 +9765,44 @@ static cudaError_t cudaMemcpyArrayToArray_unavailable(cudaArray_t a0, size_t a1,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyArrayToArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyArrayToArray = cudastub_cudart_resolve_cudaMemcpyArrayToArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyArrayToArray(void);
+void *cudastub_cudart_bind_cudaMemcpyArrayToArray(void)
+{
+	cudaMemcpyArrayToArray_fn fn = (cudaMemcpyArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray]);
+
+	if (!fn)
+		fn = cudaMemcpyArrayToArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyArrayToArray\n"
+	"	.type cudaMemcpyArrayToArray, @function\n"
+	"cudaMemcpyArrayToArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyArrayToArray(%rip)\n"
+	"	.size cudaMemcpyArrayToArray, .-cudaMemcpyArrayToArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyArrayToArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyArrayToArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyArrayToArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyArrayToArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyArrayToArray, .-cudastub_cudart_resolve_cudaMemcpyArrayToArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpyArrayToArray_fn) cudaMemcpyArrayToArray_slot = cudaMemcpyArrayToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpyArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpyArrayToArray_fn fn = (cudaMemcpyArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8478,15 +9813,10 @@ static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, siz
 	atomic_store_explicit(&cudaMemcpyArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpyArrayToArray_ptds */
 typedef cudaError_t (*cudaMemcpyArrayToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpyArrayToArray_ptds_fn) cudaMemcpyArrayToArray_ptds_slot = cudaMemcpyArrayToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpyArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpyArrayToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8500,6 +9830,44 @@ static cudaError_t cudaMemcpyArrayToArray_ptds_unavailable(cudaArray_t a0, size_
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds = cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(void)
+{
+	cudaMemcpyArrayToArray_ptds_fn fn = (cudaMemcpyArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpyArrayToArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyArrayToArray_ptds\n"
+	"	.type cudaMemcpyArrayToArray_ptds, @function\n"
+	"cudaMemcpyArrayToArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds(%rip)\n"
+	"	.size cudaMemcpyArrayToArray_ptds, .-cudaMemcpyArrayToArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds, .-cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpyArrayToArray_ptds_fn) cudaMemcpyArrayToArray_ptds_slot = cudaMemcpyArrayToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpyArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpyArrayToArray_ptds_fn fn = (cudaMemcpyArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8510,15 +9878,10 @@ static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1
 	atomic_store_explicit(&cudaMemcpyArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpyAsync */
 typedef cudaError_t (*cudaMemcpyAsync_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static _Atomic(cudaMemcpyAsync_fn) cudaMemcpyAsync_slot = cudaMemcpyAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemcpyAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyAsync_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -8528,6 +9891,12 @@ static cudaError_t cudaMemcpyAsync_unavailable(void *a0, const void *a1, size_t 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyAsync]);
+}
+static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
+static _Atomic(cudaMemcpyAsync_fn) cudaMemcpyAsync_slot = cudaMemcpyAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemcpyAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
@@ -8542,12 +9911,6 @@ static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, 
 
 /* cudaMemcpyAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyAsync_ptsz_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static _Atomic(cudaMemcpyAsync_ptsz_fn) cudaMemcpyAsync_ptsz_slot = cudaMemcpyAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemcpyAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyAsync_ptsz_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -8557,6 +9920,12 @@ static cudaError_t cudaMemcpyAsync_ptsz_unavailable(void *a0, const void *a1, si
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyAsync_ptsz]);
+}
+static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
+static _Atomic(cudaMemcpyAsync_ptsz_fn) cudaMemcpyAsync_ptsz_slot = cudaMemcpyAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemcpyAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
@@ -8571,12 +9940,6 @@ static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t
 
 /* cudaMemcpyFromArray */
 typedef cudaError_t (*cudaMemcpyFromArray_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyFromArray_fn) cudaMemcpyFromArray_slot = cudaMemcpyFromArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromArray_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -8587,6 +9950,12 @@ static cudaError_t cudaMemcpyFromArray_unavailable(void *a0, cudaArray_const_t a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArray]);
+}
+static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyFromArray_fn) cudaMemcpyFromArray_slot = cudaMemcpyFromArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -8601,12 +9970,6 @@ static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, s
 
 /* cudaMemcpyFromArrayAsync */
 typedef cudaError_t (*cudaMemcpyFromArrayAsync_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyFromArrayAsync_fn) cudaMemcpyFromArrayAsync_slot = cudaMemcpyFromArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyFromArrayAsync_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -8619,6 +9982,44 @@ static cudaError_t cudaMemcpyFromArrayAsync_unavailable(void *a0, cudaArray_cons
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyFromArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyFromArrayAsync = cudastub_cudart_resolve_cudaMemcpyFromArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync(void)
+{
+	cudaMemcpyFromArrayAsync_fn fn = (cudaMemcpyFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpyFromArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyFromArrayAsync\n"
+	"	.type cudaMemcpyFromArrayAsync, @function\n"
+	"cudaMemcpyFromArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyFromArrayAsync(%rip)\n"
+	"	.size cudaMemcpyFromArrayAsync, .-cudaMemcpyFromArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyFromArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyFromArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyFromArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyFromArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyFromArrayAsync, .-cudastub_cudart_resolve_cudaMemcpyFromArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyFromArrayAsync_fn) cudaMemcpyFromArrayAsync_slot = cudaMemcpyFromArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyFromArrayAsync_fn fn = (cudaMemcpyFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8629,15 +10030,10 @@ static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t 
 	atomic_store_explicit(&cudaMemcpyFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyFromArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyFromArrayAsync_ptsz_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyFromArrayAsync_ptsz_fn) cudaMemcpyFromArrayAsync_ptsz_slot = cudaMemcpyFromArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyFromArrayAsync_ptsz_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -8650,6 +10046,44 @@ static cudaError_t cudaMemcpyFromArrayAsync_ptsz_unavailable(void *a0, cudaArray
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(void)
+{
+	cudaMemcpyFromArrayAsync_ptsz_fn fn = (cudaMemcpyFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpyFromArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.type cudaMemcpyFromArrayAsync_ptsz, @function\n"
+	"cudaMemcpyFromArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpyFromArrayAsync_ptsz, .-cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyFromArrayAsync_ptsz_fn) cudaMemcpyFromArrayAsync_ptsz_slot = cudaMemcpyFromArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyFromArrayAsync_ptsz_fn fn = (cudaMemcpyFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8660,15 +10094,10 @@ static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_con
 	atomic_store_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyFromArray_ptds */
 typedef cudaError_t (*cudaMemcpyFromArray_ptds_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyFromArray_ptds_fn) cudaMemcpyFromArray_ptds_slot = cudaMemcpyFromArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray_ptds(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromArray_ptds_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -8679,6 +10108,12 @@ static cudaError_t cudaMemcpyFromArray_ptds_unavailable(void *a0, cudaArray_cons
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArray_ptds]);
+}
+static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyFromArray_ptds_fn) cudaMemcpyFromArray_ptds_slot = cudaMemcpyFromArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray_ptds(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -8693,12 +10128,6 @@ static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t 
 
 /* cudaMemcpyFromSymbol */
 typedef cudaError_t (*cudaMemcpyFromSymbol_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyFromSymbol_fn) cudaMemcpyFromSymbol_slot = cudaMemcpyFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyFromSymbol_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -8708,6 +10137,12 @@ static cudaError_t cudaMemcpyFromSymbol_unavailable(void *a0, const void *a1, si
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbol]);
+}
+static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyFromSymbol_fn) cudaMemcpyFromSymbol_slot = cudaMemcpyFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -8722,12 +10157,6 @@ static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t
 
 /* cudaMemcpyFromSymbolAsync */
 typedef cudaError_t (*cudaMemcpyFromSymbolAsync_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyFromSymbolAsync_fn) cudaMemcpyFromSymbolAsync_slot = cudaMemcpyFromSymbolAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromSymbolAsync_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -8738,6 +10167,12 @@ static cudaError_t cudaMemcpyFromSymbolAsync_unavailable(void *a0, const void *a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbolAsync]);
+}
+static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyFromSymbolAsync_fn) cudaMemcpyFromSymbolAsync_slot = cudaMemcpyFromSymbolAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -8752,12 +10187,6 @@ static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, s
 
 /* cudaMemcpyFromSymbolAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyFromSymbolAsync_ptsz_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyFromSymbolAsync_ptsz_fn) cudaMemcpyFromSymbolAsync_ptsz_slot = cudaMemcpyFromSymbolAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -8768,6 +10197,12 @@ static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_unavailable(void *a0, const vo
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbolAsync_ptsz]);
+}
+static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyFromSymbolAsync_ptsz_fn) cudaMemcpyFromSymbolAsync_ptsz_slot = cudaMemcpyFromSymbolAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -8782,12 +10217,6 @@ static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *
 
 /* cudaMemcpyFromSymbol_ptds */
 typedef cudaError_t (*cudaMemcpyFromSymbol_ptds_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyFromSymbol_ptds_fn) cudaMemcpyFromSymbol_ptds_slot = cudaMemcpyFromSymbol_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyFromSymbol_ptds_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -8797,6 +10226,12 @@ static cudaError_t cudaMemcpyFromSymbol_ptds_unavailable(void *a0, const void *a
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbol_ptds]);
+}
+static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyFromSymbol_ptds_fn) cudaMemcpyFromSymbol_ptds_slot = cudaMemcpyFromSymbol_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -8811,12 +10246,6 @@ static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, s
 
 /* cudaMemcpyPeer */
 typedef cudaError_t (*cudaMemcpyPeer_fn)(void *a0, int a1, const void *a2, int a3, size_t a4);
-static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int a3, size_t a4);
-static _Atomic(cudaMemcpyPeer_fn) cudaMemcpyPeer_slot = cudaMemcpyPeer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemcpyPeer_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyPeer_unavailable(void *a0, int a1, const void *a2, int a3, size_t a4)
 {
 	(void)a0;
@@ -8826,6 +10255,12 @@ static cudaError_t cudaMemcpyPeer_unavailable(void *a0, int a1, const void *a2, 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyPeer]);
+}
+static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int a3, size_t a4);
+static _Atomic(cudaMemcpyPeer_fn) cudaMemcpyPeer_slot = cudaMemcpyPeer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemcpyPeer_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int a3, size_t a4)
 {
@@ -8840,12 +10275,6 @@ static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int 
 
 /* cudaMemcpyPeerAsync */
 typedef cudaError_t (*cudaMemcpyPeerAsync_fn)(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyPeerAsync_fn) cudaMemcpyPeerAsync_slot = cudaMemcpyPeerAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyPeerAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyPeerAsync_unavailable(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -8856,6 +10285,12 @@ static cudaError_t cudaMemcpyPeerAsync_unavailable(void *a0, int a1, const void 
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyPeerAsync]);
+}
+static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyPeerAsync_fn) cudaMemcpyPeerAsync_slot = cudaMemcpyPeerAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyPeerAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
 {
@@ -8870,12 +10305,6 @@ static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2,
 
 /* cudaMemcpyToArray */
 typedef cudaError_t (*cudaMemcpyToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyToArray_fn) cudaMemcpyToArray_slot = cudaMemcpyToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -8886,6 +10315,12 @@ static cudaError_t cudaMemcpyToArray_unavailable(cudaArray_t a0, size_t a1, size
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArray]);
+}
+static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyToArray_fn) cudaMemcpyToArray_slot = cudaMemcpyToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -8900,12 +10335,6 @@ static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a
 
 /* cudaMemcpyToArrayAsync */
 typedef cudaError_t (*cudaMemcpyToArrayAsync_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyToArrayAsync_fn) cudaMemcpyToArrayAsync_slot = cudaMemcpyToArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyToArrayAsync_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -8918,6 +10347,44 @@ static cudaError_t cudaMemcpyToArrayAsync_unavailable(cudaArray_t a0, size_t a1,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyToArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyToArrayAsync = cudastub_cudart_resolve_cudaMemcpyToArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyToArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpyToArrayAsync(void)
+{
+	cudaMemcpyToArrayAsync_fn fn = (cudaMemcpyToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpyToArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyToArrayAsync\n"
+	"	.type cudaMemcpyToArrayAsync, @function\n"
+	"cudaMemcpyToArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyToArrayAsync(%rip)\n"
+	"	.size cudaMemcpyToArrayAsync, .-cudaMemcpyToArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyToArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyToArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyToArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyToArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyToArrayAsync, .-cudastub_cudart_resolve_cudaMemcpyToArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyToArrayAsync_fn) cudaMemcpyToArrayAsync_slot = cudaMemcpyToArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyToArrayAsync_fn fn = (cudaMemcpyToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8928,15 +10395,10 @@ static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, siz
 	atomic_store_explicit(&cudaMemcpyToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyToArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyToArrayAsync_ptsz_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyToArrayAsync_ptsz_fn) cudaMemcpyToArrayAsync_ptsz_slot = cudaMemcpyToArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyToArrayAsync_ptsz_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -8949,6 +10411,44 @@ static cudaError_t cudaMemcpyToArrayAsync_ptsz_unavailable(cudaArray_t a0, size_
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(void)
+{
+	cudaMemcpyToArrayAsync_ptsz_fn fn = (cudaMemcpyToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpyToArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyToArrayAsync_ptsz\n"
+	"	.type cudaMemcpyToArrayAsync_ptsz, @function\n"
+	"cudaMemcpyToArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpyToArrayAsync_ptsz, .-cudaMemcpyToArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyToArrayAsync_ptsz_fn) cudaMemcpyToArrayAsync_ptsz_slot = cudaMemcpyToArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyToArrayAsync_ptsz_fn fn = (cudaMemcpyToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8959,15 +10459,10 @@ static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1
 	atomic_store_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyToArray_ptds */
 typedef cudaError_t (*cudaMemcpyToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyToArray_ptds_fn) cudaMemcpyToArray_ptds_slot = cudaMemcpyToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -8978,6 +10473,12 @@ static cudaError_t cudaMemcpyToArray_ptds_unavailable(cudaArray_t a0, size_t a1,
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArray_ptds]);
+}
+static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyToArray_ptds_fn) cudaMemcpyToArray_ptds_slot = cudaMemcpyToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -8992,12 +10493,6 @@ static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, siz
 
 /* cudaMemcpyToSymbol */
 typedef cudaError_t (*cudaMemcpyToSymbol_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyToSymbol_fn) cudaMemcpyToSymbol_slot = cudaMemcpyToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyToSymbol_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -9007,6 +10502,12 @@ static cudaError_t cudaMemcpyToSymbol_unavailable(const void *a0, const void *a1
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbol]);
+}
+static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyToSymbol_fn) cudaMemcpyToSymbol_slot = cudaMemcpyToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -9021,12 +10522,6 @@ static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, si
 
 /* cudaMemcpyToSymbolAsync */
 typedef cudaError_t (*cudaMemcpyToSymbolAsync_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyToSymbolAsync_fn) cudaMemcpyToSymbolAsync_slot = cudaMemcpyToSymbolAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToSymbolAsync_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9037,6 +10532,12 @@ static cudaError_t cudaMemcpyToSymbolAsync_unavailable(const void *a0, const voi
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbolAsync]);
+}
+static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyToSymbolAsync_fn) cudaMemcpyToSymbolAsync_slot = cudaMemcpyToSymbolAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -9051,12 +10552,6 @@ static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a
 
 /* cudaMemcpyToSymbolAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyToSymbolAsync_ptsz_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyToSymbolAsync_ptsz_fn) cudaMemcpyToSymbolAsync_ptsz_slot = cudaMemcpyToSymbolAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToSymbolAsync_ptsz_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9067,6 +10562,12 @@ static cudaError_t cudaMemcpyToSymbolAsync_ptsz_unavailable(const void *a0, cons
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbolAsync_ptsz]);
+}
+static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyToSymbolAsync_ptsz_fn) cudaMemcpyToSymbolAsync_ptsz_slot = cudaMemcpyToSymbolAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -9081,12 +10582,6 @@ static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const vo
 
 /* cudaMemcpyToSymbol_ptds */
 typedef cudaError_t (*cudaMemcpyToSymbol_ptds_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyToSymbol_ptds_fn) cudaMemcpyToSymbol_ptds_slot = cudaMemcpyToSymbol_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyToSymbol_ptds_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -9096,6 +10591,12 @@ static cudaError_t cudaMemcpyToSymbol_ptds_unavailable(const void *a0, const voi
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbol_ptds]);
+}
+static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyToSymbol_ptds_fn) cudaMemcpyToSymbol_ptds_slot = cudaMemcpyToSymbol_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -9110,12 +10611,6 @@ static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a
 
 /* cudaMemcpy_ptds */
 typedef cudaError_t (*cudaMemcpy_ptds_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static _Atomic(cudaMemcpy_ptds_fn) cudaMemcpy_ptds_slot = cudaMemcpy_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy_ptds(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
-{
-	return atomic_load_explicit(&cudaMemcpy_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemcpy_ptds_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
 	(void)a0;
@@ -9124,6 +10619,12 @@ static cudaError_t cudaMemcpy_ptds_unavailable(void *a0, const void *a1, size_t 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy_ptds]);
+}
+static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
+static _Atomic(cudaMemcpy_ptds_fn) cudaMemcpy_ptds_slot = cudaMemcpy_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy_ptds(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
+{
+	return atomic_load_explicit(&cudaMemcpy_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
@@ -9138,12 +10639,6 @@ static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, 
 
 /* cudaMemset */
 typedef cudaError_t (*cudaMemset_fn)(void *a0, int a1, size_t a2);
-static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2);
-static _Atomic(cudaMemset_fn) cudaMemset_slot = cudaMemset_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset(void *a0, int a1, size_t a2)
-{
-	return atomic_load_explicit(&cudaMemset_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset_unavailable(void *a0, int a1, size_t a2)
 {
 	(void)a0;
@@ -9151,6 +10646,12 @@ static cudaError_t cudaMemset_unavailable(void *a0, int a1, size_t a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset]);
+}
+static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2);
+static _Atomic(cudaMemset_fn) cudaMemset_slot = cudaMemset_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset(void *a0, int a1, size_t a2)
+{
+	return atomic_load_explicit(&cudaMemset_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2)
 {
@@ -9165,12 +10666,6 @@ static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2)
 
 /* cudaMemset2D */
 typedef cudaError_t (*cudaMemset2D_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static _Atomic(cudaMemset2D_fn) cudaMemset2D_slot = cudaMemset2D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemset2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemset2D_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -9180,6 +10675,12 @@ static cudaError_t cudaMemset2D_unavailable(void *a0, size_t a1, int a2, size_t 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2D]);
+}
+static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
+static _Atomic(cudaMemset2D_fn) cudaMemset2D_slot = cudaMemset2D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemset2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
@@ -9194,12 +10695,6 @@ static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, 
 
 /* cudaMemset2DAsync */
 typedef cudaError_t (*cudaMemset2DAsync_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaMemset2DAsync_fn) cudaMemset2DAsync_slot = cudaMemset2DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemset2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemset2DAsync_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9210,6 +10705,12 @@ static cudaError_t cudaMemset2DAsync_unavailable(void *a0, size_t a1, int a2, si
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2DAsync]);
+}
+static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaMemset2DAsync_fn) cudaMemset2DAsync_slot = cudaMemset2DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemset2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
@@ -9224,12 +10725,6 @@ static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t
 
 /* cudaMemset2DAsync_ptsz */
 typedef cudaError_t (*cudaMemset2DAsync_ptsz_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaMemset2DAsync_ptsz_fn) cudaMemset2DAsync_ptsz_slot = cudaMemset2DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync_ptsz(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemset2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemset2DAsync_ptsz_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9240,6 +10735,12 @@ static cudaError_t cudaMemset2DAsync_ptsz_unavailable(void *a0, size_t a1, int a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2DAsync_ptsz]);
+}
+static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaMemset2DAsync_ptsz_fn) cudaMemset2DAsync_ptsz_slot = cudaMemset2DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync_ptsz(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemset2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
@@ -9254,12 +10755,6 @@ static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, s
 
 /* cudaMemset2D_ptds */
 typedef cudaError_t (*cudaMemset2D_ptds_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static _Atomic(cudaMemset2D_ptds_fn) cudaMemset2D_ptds_slot = cudaMemset2D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2D_ptds(void *a0, size_t a1, int a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemset2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemset2D_ptds_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -9269,6 +10764,12 @@ static cudaError_t cudaMemset2D_ptds_unavailable(void *a0, size_t a1, int a2, si
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2D_ptds]);
+}
+static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
+static _Atomic(cudaMemset2D_ptds_fn) cudaMemset2D_ptds_slot = cudaMemset2D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2D_ptds(void *a0, size_t a1, int a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemset2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
@@ -9283,12 +10784,6 @@ static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t
 
 /* cudaMemset3D */
 typedef cudaError_t (*cudaMemset3D_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static _Atomic(cudaMemset3D_fn) cudaMemset3D_slot = cudaMemset3D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
-{
-	return atomic_load_explicit(&cudaMemset3D_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset3D_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
 	(void)a0;
@@ -9296,6 +10791,44 @@ static cudaError_t cudaMemset3D_unavailable(struct cudaPitchedPtr a0, int a1, st
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3D]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3D = cudastub_cudart_resolve_cudaMemset3D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3D(void);
+void *cudastub_cudart_bind_cudaMemset3D(void)
+{
+	cudaMemset3D_fn fn = (cudaMemset3D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3D]);
+
+	if (!fn)
+		fn = cudaMemset3D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3D\n"
+	"	.type cudaMemset3D, @function\n"
+	"cudaMemset3D:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3D(%rip)\n"
+	"	.size cudaMemset3D, .-cudaMemset3D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3D\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3D, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3D:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3D, .-cudastub_cudart_resolve_cudaMemset3D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
+static _Atomic(cudaMemset3D_fn) cudaMemset3D_slot = cudaMemset3D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
+{
+	return atomic_load_explicit(&cudaMemset3D_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
@@ -9307,15 +10840,10 @@ static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct
 	atomic_store_explicit(&cudaMemset3D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaMemset3DAsync */
 typedef cudaError_t (*cudaMemset3DAsync_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static _Atomic(cudaMemset3DAsync_fn) cudaMemset3DAsync_slot = cudaMemset3DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemset3DAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemset3DAsync_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -9324,6 +10852,44 @@ static cudaError_t cudaMemset3DAsync_unavailable(struct cudaPitchedPtr a0, int a
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3DAsync]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3DAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3DAsync = cudastub_cudart_resolve_cudaMemset3DAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3DAsync(void);
+void *cudastub_cudart_bind_cudaMemset3DAsync(void)
+{
+	cudaMemset3DAsync_fn fn = (cudaMemset3DAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3DAsync]);
+
+	if (!fn)
+		fn = cudaMemset3DAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3DAsync\n"
+	"	.type cudaMemset3DAsync, @function\n"
+	"cudaMemset3DAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3DAsync(%rip)\n"
+	"	.size cudaMemset3DAsync, .-cudaMemset3DAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3DAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3DAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3DAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3DAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3DAsync, .-cudastub_cudart_resolve_cudaMemset3DAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
+static _Atomic(cudaMemset3DAsync_fn) cudaMemset3DAsync_slot = cudaMemset3DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemset3DAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
@@ -9335,15 +10901,10 @@ static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, s
 	atomic_store_explicit(&cudaMemset3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMemset3DAsync_ptsz */
 typedef cudaError_t (*cudaMemset3DAsync_ptsz_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static _Atomic(cudaMemset3DAsync_ptsz_fn) cudaMemset3DAsync_ptsz_slot = cudaMemset3DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemset3DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemset3DAsync_ptsz_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -9352,6 +10913,44 @@ static cudaError_t cudaMemset3DAsync_ptsz_unavailable(struct cudaPitchedPtr a0, 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3DAsync_ptsz]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3DAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3DAsync_ptsz = cudastub_cudart_resolve_cudaMemset3DAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3DAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemset3DAsync_ptsz(void)
+{
+	cudaMemset3DAsync_ptsz_fn fn = (cudaMemset3DAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3DAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemset3DAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3DAsync_ptsz\n"
+	"	.type cudaMemset3DAsync_ptsz, @function\n"
+	"cudaMemset3DAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3DAsync_ptsz(%rip)\n"
+	"	.size cudaMemset3DAsync_ptsz, .-cudaMemset3DAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3DAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3DAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3DAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3DAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3DAsync_ptsz, .-cudastub_cudart_resolve_cudaMemset3DAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
+static _Atomic(cudaMemset3DAsync_ptsz_fn) cudaMemset3DAsync_ptsz_slot = cudaMemset3DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemset3DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
@@ -9363,15 +10962,10 @@ static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int 
 	atomic_store_explicit(&cudaMemset3DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMemset3D_ptds */
 typedef cudaError_t (*cudaMemset3D_ptds_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static _Atomic(cudaMemset3D_ptds_fn) cudaMemset3D_ptds_slot = cudaMemset3D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
-{
-	return atomic_load_explicit(&cudaMemset3D_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset3D_ptds_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
 	(void)a0;
@@ -9379,6 +10973,44 @@ static cudaError_t cudaMemset3D_ptds_unavailable(struct cudaPitchedPtr a0, int a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3D_ptds]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3D_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3D_ptds = cudastub_cudart_resolve_cudaMemset3D_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3D_ptds(void);
+void *cudastub_cudart_bind_cudaMemset3D_ptds(void)
+{
+	cudaMemset3D_ptds_fn fn = (cudaMemset3D_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3D_ptds]);
+
+	if (!fn)
+		fn = cudaMemset3D_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3D_ptds\n"
+	"	.type cudaMemset3D_ptds, @function\n"
+	"cudaMemset3D_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3D_ptds(%rip)\n"
+	"	.size cudaMemset3D_ptds, .-cudaMemset3D_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3D_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3D_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3D_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3D_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3D_ptds, .-cudastub_cudart_resolve_cudaMemset3D_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
+static _Atomic(cudaMemset3D_ptds_fn) cudaMemset3D_ptds_slot = cudaMemset3D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
+{
+	return atomic_load_explicit(&cudaMemset3D_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
@@ -9390,15 +11022,10 @@ static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, s
 	atomic_store_explicit(&cudaMemset3D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaMemsetAsync */
 typedef cudaError_t (*cudaMemsetAsync_fn)(void *a0, int a1, size_t a2, cudaStream_t a3);
-static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
-static _Atomic(cudaMemsetAsync_fn) cudaMemsetAsync_slot = cudaMemsetAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemsetAsync(void *a0, int a1, size_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemsetAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemsetAsync_unavailable(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -9407,6 +11034,12 @@ static cudaError_t cudaMemsetAsync_unavailable(void *a0, int a1, size_t a2, cuda
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemsetAsync]);
+}
+static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
+static _Atomic(cudaMemsetAsync_fn) cudaMemsetAsync_slot = cudaMemsetAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemsetAsync(void *a0, int a1, size_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemsetAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
@@ -9421,12 +11054,6 @@ static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStre
 
 /* cudaMemsetAsync_ptsz */
 typedef cudaError_t (*cudaMemsetAsync_ptsz_fn)(void *a0, int a1, size_t a2, cudaStream_t a3);
-static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
-static _Atomic(cudaMemsetAsync_ptsz_fn) cudaMemsetAsync_ptsz_slot = cudaMemsetAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *a0, int a1, size_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemsetAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemsetAsync_ptsz_unavailable(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -9435,6 +11062,12 @@ static cudaError_t cudaMemsetAsync_ptsz_unavailable(void *a0, int a1, size_t a2,
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemsetAsync_ptsz]);
+}
+static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
+static _Atomic(cudaMemsetAsync_ptsz_fn) cudaMemsetAsync_ptsz_slot = cudaMemsetAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *a0, int a1, size_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemsetAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
@@ -9449,12 +11082,6 @@ static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cud
 
 /* cudaMemset_ptds */
 typedef cudaError_t (*cudaMemset_ptds_fn)(void *a0, int a1, size_t a2);
-static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2);
-static _Atomic(cudaMemset_ptds_fn) cudaMemset_ptds_slot = cudaMemset_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset_ptds(void *a0, int a1, size_t a2)
-{
-	return atomic_load_explicit(&cudaMemset_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset_ptds_unavailable(void *a0, int a1, size_t a2)
 {
 	(void)a0;
@@ -9462,6 +11089,12 @@ static cudaError_t cudaMemset_ptds_unavailable(void *a0, int a1, size_t a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset_ptds]);
+}
+static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2);
+static _Atomic(cudaMemset_ptds_fn) cudaMemset_ptds_slot = cudaMemset_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset_ptds(void *a0, int a1, size_t a2)
+{
+	return atomic_load_explicit(&cudaMemset_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2)
 {
@@ -9476,12 +11109,6 @@ static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2)
 
 /* cudaMipmappedArrayGetMemoryRequirements */
 typedef cudaError_t (*cudaMipmappedArrayGetMemoryRequirements_fn)(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2);
-static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2);
-static _Atomic(cudaMipmappedArrayGetMemoryRequirements_fn) cudaMipmappedArrayGetMemoryRequirements_slot = cudaMipmappedArrayGetMemoryRequirements_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
-{
-	return atomic_load_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMipmappedArrayGetMemoryRequirements_unavailable(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
 {
 	(void)a0;
@@ -9489,6 +11116,12 @@ static cudaError_t cudaMipmappedArrayGetMemoryRequirements_unavailable(struct cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMipmappedArrayGetMemoryRequirements]);
+}
+static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2);
+static _Atomic(cudaMipmappedArrayGetMemoryRequirements_fn) cudaMipmappedArrayGetMemoryRequirements_slot = cudaMipmappedArrayGetMemoryRequirements_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
+{
+	return atomic_load_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
 {
@@ -9503,18 +11136,18 @@ static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaAr
 
 /* cudaMipmappedArrayGetSparseProperties */
 typedef cudaError_t (*cudaMipmappedArrayGetSparseProperties_fn)(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1);
-static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1);
-static _Atomic(cudaMipmappedArrayGetSparseProperties_fn) cudaMipmappedArrayGetSparseProperties_slot = cudaMipmappedArrayGetSparseProperties_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
-{
-	return atomic_load_explicit(&cudaMipmappedArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMipmappedArrayGetSparseProperties_unavailable(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMipmappedArrayGetSparseProperties]);
+}
+static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1);
+static _Atomic(cudaMipmappedArrayGetSparseProperties_fn) cudaMipmappedArrayGetSparseProperties_slot = cudaMipmappedArrayGetSparseProperties_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
+{
+	return atomic_load_explicit(&cudaMipmappedArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
 {
@@ -9529,12 +11162,6 @@ static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArra
 
 /* cudaOccupancyAvailableDynamicSMemPerBlock */
 typedef cudaError_t (*cudaOccupancyAvailableDynamicSMemPerBlock_fn)(size_t *a0, const void *a1, int a2, int a3);
-static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, const void *a1, int a2, int a3);
-static _Atomic(cudaOccupancyAvailableDynamicSMemPerBlock_fn) cudaOccupancyAvailableDynamicSMemPerBlock_slot = cudaOccupancyAvailableDynamicSMemPerBlock_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *a0, const void *a1, int a2, int a3)
-{
-	return atomic_load_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_unavailable(size_t *a0, const void *a1, int a2, int a3)
 {
 	(void)a0;
@@ -9543,6 +11170,12 @@ static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_unavailable(size_t 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyAvailableDynamicSMemPerBlock]);
+}
+static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, const void *a1, int a2, int a3);
+static _Atomic(cudaOccupancyAvailableDynamicSMemPerBlock_fn) cudaOccupancyAvailableDynamicSMemPerBlock_slot = cudaOccupancyAvailableDynamicSMemPerBlock_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *a0, const void *a1, int a2, int a3)
+{
+	return atomic_load_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, const void *a1, int a2, int a3)
 {
@@ -9557,12 +11190,6 @@ static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0,
 
 /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
 typedef cudaError_t (*cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn)(int *a0, const void *a1, int a2, size_t a3);
-static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, const void *a1, int a2, size_t a3);
-static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_unavailable(int *a0, const void *a1, int a2, size_t a3)
 {
 	(void)a0;
@@ -9571,6 +11198,12 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_unavailable(int
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveBlocksPerMultiprocessor]);
+}
+static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, const void *a1, int a2, size_t a3);
+static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, const void *a1, int a2, size_t a3)
 {
@@ -9585,12 +11218,6 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0
 
 /* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags */
 typedef cudaError_t (*cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn)(int *a0, const void *a1, int a2, size_t a3, unsigned int a4);
-static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, const void *a1, int a2, size_t a3, unsigned int a4);
-static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_unavailable(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -9600,6 +11227,12 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_unavai
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags]);
+}
+static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, const void *a1, int a2, size_t a3, unsigned int a4);
+static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
 {
@@ -9614,12 +11247,6 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolv
 
 /* cudaOccupancyMaxActiveClusters */
 typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static _Atomic(cudaOccupancyMaxActiveClusters_fn) cudaOccupancyMaxActiveClusters_slot = cudaOccupancyMaxActiveClusters_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxActiveClusters_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaOccupancyMaxActiveClusters_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -9627,6 +11254,12 @@ static cudaError_t cudaOccupancyMaxActiveClusters_unavailable(int *a0, const voi
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveClusters]);
+}
+static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+static _Atomic(cudaOccupancyMaxActiveClusters_fn) cudaOccupancyMaxActiveClusters_slot = cudaOccupancyMaxActiveClusters_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxActiveClusters_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
@@ -9641,12 +11274,6 @@ static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a
 
 /* cudaOccupancyMaxPotentialClusterSize */
 typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static _Atomic(cudaOccupancyMaxPotentialClusterSize_fn) cudaOccupancyMaxPotentialClusterSize_slot = cudaOccupancyMaxPotentialClusterSize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaOccupancyMaxPotentialClusterSize_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -9654,6 +11281,12 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_unavailable(int *a0, con
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxPotentialClusterSize]);
+}
+static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+static _Atomic(cudaOccupancyMaxPotentialClusterSize_fn) cudaOccupancyMaxPotentialClusterSize_slot = cudaOccupancyMaxPotentialClusterSize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
@@ -9668,16 +11301,16 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const v
 
 /* cudaPeekAtLastError */
 typedef cudaError_t (*cudaPeekAtLastError_fn)(void);
+static cudaError_t cudaPeekAtLastError_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaPeekAtLastError]);
+}
 static cudaError_t cudaPeekAtLastError_resolve(void);
 static _Atomic(cudaPeekAtLastError_fn) cudaPeekAtLastError_slot = cudaPeekAtLastError_resolve;
 CUDASTUB_EXPORT cudaError_t cudaPeekAtLastError(void)
 {
 	return atomic_load_explicit(&cudaPeekAtLastError_slot, memory_order_acquire)();
-}
-static cudaError_t cudaPeekAtLastError_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaPeekAtLastError]);
 }
 static cudaError_t cudaPeekAtLastError_resolve(void)
 {
@@ -9692,18 +11325,18 @@ static cudaError_t cudaPeekAtLastError_resolve(void)
 
 /* cudaPointerGetAttributes */
 typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *a0, const void *a1);
-static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes *a0, const void *a1);
-static _Atomic(cudaPointerGetAttributes_fn) cudaPointerGetAttributes_slot = cudaPointerGetAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaPointerGetAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaPointerGetAttributes_unavailable(struct cudaPointerAttributes *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaPointerGetAttributes]);
+}
+static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes *a0, const void *a1);
+static _Atomic(cudaPointerGetAttributes_fn) cudaPointerGetAttributes_slot = cudaPointerGetAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaPointerGetAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes *a0, const void *a1)
 {
@@ -9718,16 +11351,16 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 
 /* cudaProfilerStart */
 typedef cudaError_t (*cudaProfilerStart_fn)(void);
+static cudaError_t cudaProfilerStart_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaProfilerStart]);
+}
 static cudaError_t cudaProfilerStart_resolve(void);
 static _Atomic(cudaProfilerStart_fn) cudaProfilerStart_slot = cudaProfilerStart_resolve;
 CUDASTUB_EXPORT cudaError_t cudaProfilerStart(void)
 {
 	return atomic_load_explicit(&cudaProfilerStart_slot, memory_order_acquire)();
-}
-static cudaError_t cudaProfilerStart_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaProfilerStart]);
 }
 static cudaError_t cudaProfilerStart_resolve(void)
 {
@@ -9742,16 +11375,16 @@ static cudaError_t cudaProfilerStart_resolve(void)
 
 /* cudaProfilerStop */
 typedef cudaError_t (*cudaProfilerStop_fn)(void);
+static cudaError_t cudaProfilerStop_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaProfilerStop]);
+}
 static cudaError_t cudaProfilerStop_resolve(void);
 static _Atomic(cudaProfilerStop_fn) cudaProfilerStop_slot = cudaProfilerStop_resolve;
 CUDASTUB_EXPORT cudaError_t cudaProfilerStop(void)
 {
 	return atomic_load_explicit(&cudaProfilerStop_slot, memory_order_acquire)();
-}
-static cudaError_t cudaProfilerStop_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaProfilerStop]);
 }
 static cudaError_t cudaProfilerStop_resolve(void)
 {
@@ -9785,17 +11418,17 @@ static cudaError_t cudaRuntimeGetVersion_resolve(int *a0)
 
 /* cudaSetDevice */
 typedef cudaError_t (*cudaSetDevice_fn)(int a0);
-static cudaError_t cudaSetDevice_resolve(int a0);
-static _Atomic(cudaSetDevice_fn) cudaSetDevice_slot = cudaSetDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetDevice(int a0)
-{
-	return atomic_load_explicit(&cudaSetDevice_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaSetDevice_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetDevice]);
+}
+static cudaError_t cudaSetDevice_resolve(int a0);
+static _Atomic(cudaSetDevice_fn) cudaSetDevice_slot = cudaSetDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetDevice(int a0)
+{
+	return atomic_load_explicit(&cudaSetDevice_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaSetDevice_resolve(int a0)
 {
@@ -9810,17 +11443,17 @@ static cudaError_t cudaSetDevice_resolve(int a0)
 
 /* cudaSetDeviceFlags */
 typedef cudaError_t (*cudaSetDeviceFlags_fn)(unsigned int a0);
-static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0);
-static _Atomic(cudaSetDeviceFlags_fn) cudaSetDeviceFlags_slot = cudaSetDeviceFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int a0)
-{
-	return atomic_load_explicit(&cudaSetDeviceFlags_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaSetDeviceFlags_unavailable(unsigned int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetDeviceFlags]);
+}
+static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0);
+static _Atomic(cudaSetDeviceFlags_fn) cudaSetDeviceFlags_slot = cudaSetDeviceFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int a0)
+{
+	return atomic_load_explicit(&cudaSetDeviceFlags_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0)
 {
@@ -9835,17 +11468,17 @@ static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0)
 
 /* cudaSetDoubleForDevice */
 typedef cudaError_t (*cudaSetDoubleForDevice_fn)(double *a0);
-static cudaError_t cudaSetDoubleForDevice_resolve(double *a0);
-static _Atomic(cudaSetDoubleForDevice_fn) cudaSetDoubleForDevice_slot = cudaSetDoubleForDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetDoubleForDevice(double *a0)
-{
-	return atomic_load_explicit(&cudaSetDoubleForDevice_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaSetDoubleForDevice_unavailable(double *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetDoubleForDevice]);
+}
+static cudaError_t cudaSetDoubleForDevice_resolve(double *a0);
+static _Atomic(cudaSetDoubleForDevice_fn) cudaSetDoubleForDevice_slot = cudaSetDoubleForDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetDoubleForDevice(double *a0)
+{
+	return atomic_load_explicit(&cudaSetDoubleForDevice_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaSetDoubleForDevice_resolve(double *a0)
 {
@@ -9860,17 +11493,17 @@ static cudaError_t cudaSetDoubleForDevice_resolve(double *a0)
 
 /* cudaSetDoubleForHost */
 typedef cudaError_t (*cudaSetDoubleForHost_fn)(double *a0);
-static cudaError_t cudaSetDoubleForHost_resolve(double *a0);
-static _Atomic(cudaSetDoubleForHost_fn) cudaSetDoubleForHost_slot = cudaSetDoubleForHost_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetDoubleForHost(double *a0)
-{
-	return atomic_load_explicit(&cudaSetDoubleForHost_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaSetDoubleForHost_unavailable(double *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetDoubleForHost]);
+}
+static cudaError_t cudaSetDoubleForHost_resolve(double *a0);
+static _Atomic(cudaSetDoubleForHost_fn) cudaSetDoubleForHost_slot = cudaSetDoubleForHost_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetDoubleForHost(double *a0)
+{
+	return atomic_load_explicit(&cudaSetDoubleForHost_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaSetDoubleForHost_resolve(double *a0)
 {
@@ -9885,18 +11518,18 @@ static cudaError_t cudaSetDoubleForHost_resolve(double *a0)
 
 /* cudaSetValidDevices */
 typedef cudaError_t (*cudaSetValidDevices_fn)(int *a0, int a1);
-static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1);
-static _Atomic(cudaSetValidDevices_fn) cudaSetValidDevices_slot = cudaSetValidDevices_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetValidDevices(int *a0, int a1)
-{
-	return atomic_load_explicit(&cudaSetValidDevices_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaSetValidDevices_unavailable(int *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetValidDevices]);
+}
+static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1);
+static _Atomic(cudaSetValidDevices_fn) cudaSetValidDevices_slot = cudaSetValidDevices_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetValidDevices(int *a0, int a1)
+{
+	return atomic_load_explicit(&cudaSetValidDevices_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1)
 {
@@ -9910,13 +11543,6 @@ static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1)
 }
 
 /* cudaSignalExternalSemaphoresAsync_v2 */
-typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaSignalExternalSemaphoresAsync_v2_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaSignalExternalSemaphoresAsync_v2_fn) cudaSignalExternalSemaphoresAsync_v2_slot = cudaSignalExternalSemaphoresAsync_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync_v2(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaSignalExternalSemaphoresAsync_v2_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -9926,11 +11552,19 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_unavailable(const cudaEx
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2]);
 }
+static cudaError_t cudaSignalExternalSemaphoresAsync_v2_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaSignalExternalSemaphoresAsync_v2_fn) cudaSignalExternalSemaphoresAsync_v2_slot = cudaSignalExternalSemaphoresAsync_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync_v2(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaSignalExternalSemaphoresAsync_v2_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaSignalExternalSemaphoresAsync_v2_fn fn = (cudaSignalExternalSemaphoresAsync_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_v2_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
@@ -9938,13 +11572,6 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_resolve(const cudaExtern
 }
 
 /* cudaSignalExternalSemaphoresAsync_v2_ptsz */
-typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaSignalExternalSemaphoresAsync_v2_ptsz_fn) cudaSignalExternalSemaphoresAsync_v2_ptsz_slot = cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -9954,11 +11581,19 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_unavailable(const c
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2_ptsz]);
 }
+static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaSignalExternalSemaphoresAsync_v2_ptsz_fn) cudaSignalExternalSemaphoresAsync_v2_ptsz_slot = cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaSignalExternalSemaphoresAsync_v2_ptsz_fn fn = (cudaSignalExternalSemaphoresAsync_v2_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2_ptsz();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);
@@ -9967,12 +11602,6 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve(const cudaE
 
 /* cudaStreamAddCallback */
 typedef cudaError_t (*cudaStreamAddCallback_fn)(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static _Atomic(cudaStreamAddCallback_fn) cudaStreamAddCallback_slot = cudaStreamAddCallback_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAddCallback_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAddCallback_unavailable(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -9981,6 +11610,12 @@ static cudaError_t cudaStreamAddCallback_unavailable(cudaStream_t a0, cudaStream
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAddCallback]);
+}
+static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
+static _Atomic(cudaStreamAddCallback_fn) cudaStreamAddCallback_slot = cudaStreamAddCallback_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAddCallback_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
@@ -9995,12 +11630,6 @@ static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCall
 
 /* cudaStreamAddCallback_ptsz */
 typedef cudaError_t (*cudaStreamAddCallback_ptsz_fn)(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static _Atomic(cudaStreamAddCallback_ptsz_fn) cudaStreamAddCallback_ptsz_slot = cudaStreamAddCallback_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAddCallback_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAddCallback_ptsz_unavailable(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -10009,6 +11638,12 @@ static cudaError_t cudaStreamAddCallback_ptsz_unavailable(cudaStream_t a0, cudaS
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAddCallback_ptsz]);
+}
+static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
+static _Atomic(cudaStreamAddCallback_ptsz_fn) cudaStreamAddCallback_ptsz_slot = cudaStreamAddCallback_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAddCallback_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
@@ -10023,12 +11658,6 @@ static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStrea
 
 /* cudaStreamAttachMemAsync */
 typedef cudaError_t (*cudaStreamAttachMemAsync_fn)(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static _Atomic(cudaStreamAttachMemAsync_fn) cudaStreamAttachMemAsync_slot = cudaStreamAttachMemAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAttachMemAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAttachMemAsync_unavailable(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -10037,6 +11666,12 @@ static cudaError_t cudaStreamAttachMemAsync_unavailable(cudaStream_t a0, void *a
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAttachMemAsync]);
+}
+static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
+static _Atomic(cudaStreamAttachMemAsync_fn) cudaStreamAttachMemAsync_slot = cudaStreamAttachMemAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAttachMemAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
@@ -10051,12 +11686,6 @@ static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, s
 
 /* cudaStreamAttachMemAsync_ptsz */
 typedef cudaError_t (*cudaStreamAttachMemAsync_ptsz_fn)(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static _Atomic(cudaStreamAttachMemAsync_ptsz_fn) cudaStreamAttachMemAsync_ptsz_slot = cudaStreamAttachMemAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAttachMemAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAttachMemAsync_ptsz_unavailable(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -10065,6 +11694,12 @@ static cudaError_t cudaStreamAttachMemAsync_ptsz_unavailable(cudaStream_t a0, vo
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAttachMemAsync_ptsz]);
+}
+static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
+static _Atomic(cudaStreamAttachMemAsync_ptsz_fn) cudaStreamAttachMemAsync_ptsz_slot = cudaStreamAttachMemAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAttachMemAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
@@ -10079,18 +11714,18 @@ static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *
 
 /* cudaStreamBeginCapture */
 typedef cudaError_t (*cudaStreamBeginCapture_fn)(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static _Atomic(cudaStreamBeginCapture_fn) cudaStreamBeginCapture_slot = cudaStreamBeginCapture_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t a0, enum cudaStreamCaptureMode a1)
-{
-	return atomic_load_explicit(&cudaStreamBeginCapture_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamBeginCapture_unavailable(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCapture]);
+}
+static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
+static _Atomic(cudaStreamBeginCapture_fn) cudaStreamBeginCapture_slot = cudaStreamBeginCapture_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t a0, enum cudaStreamCaptureMode a1)
+{
+	return atomic_load_explicit(&cudaStreamBeginCapture_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
@@ -10105,12 +11740,6 @@ static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStre
 
 /* cudaStreamBeginCaptureToGraph */
 typedef cudaError_t (*cudaStreamBeginCaptureToGraph_fn)(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static _Atomic(cudaStreamBeginCaptureToGraph_fn) cudaStreamBeginCaptureToGraph_slot = cudaStreamBeginCaptureToGraph_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
-{
-	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaStreamBeginCaptureToGraph_unavailable(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
 	(void)a0;
@@ -10121,6 +11750,12 @@ static cudaError_t cudaStreamBeginCaptureToGraph_unavailable(cudaStream_t a0, cu
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCaptureToGraph]);
+}
+static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
+static _Atomic(cudaStreamBeginCaptureToGraph_fn) cudaStreamBeginCaptureToGraph_slot = cudaStreamBeginCaptureToGraph_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
+{
+	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
@@ -10135,12 +11770,6 @@ static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGr
 
 /* cudaStreamBeginCaptureToGraph_ptsz */
 typedef cudaError_t (*cudaStreamBeginCaptureToGraph_ptsz_fn)(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static _Atomic(cudaStreamBeginCaptureToGraph_ptsz_fn) cudaStreamBeginCaptureToGraph_ptsz_slot = cudaStreamBeginCaptureToGraph_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
-{
-	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_unavailable(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
 	(void)a0;
@@ -10151,6 +11780,12 @@ static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_unavailable(cudaStream_t a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCaptureToGraph_ptsz]);
+}
+static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
+static _Atomic(cudaStreamBeginCaptureToGraph_ptsz_fn) cudaStreamBeginCaptureToGraph_ptsz_slot = cudaStreamBeginCaptureToGraph_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
+{
+	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
@@ -10165,18 +11800,18 @@ static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, c
 
 /* cudaStreamBeginCapture_ptsz */
 typedef cudaError_t (*cudaStreamBeginCapture_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static _Atomic(cudaStreamBeginCapture_ptsz_fn) cudaStreamBeginCapture_ptsz_slot = cudaStreamBeginCapture_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t a0, enum cudaStreamCaptureMode a1)
-{
-	return atomic_load_explicit(&cudaStreamBeginCapture_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamBeginCapture_ptsz_unavailable(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCapture_ptsz]);
+}
+static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
+static _Atomic(cudaStreamBeginCapture_ptsz_fn) cudaStreamBeginCapture_ptsz_slot = cudaStreamBeginCapture_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t a0, enum cudaStreamCaptureMode a1)
+{
+	return atomic_load_explicit(&cudaStreamBeginCapture_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
@@ -10191,18 +11826,18 @@ static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cud
 
 /* cudaStreamCopyAttributes */
 typedef cudaError_t (*cudaStreamCopyAttributes_fn)(cudaStream_t a0, cudaStream_t a1);
-static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_t a1);
-static _Atomic(cudaStreamCopyAttributes_fn) cudaStreamCopyAttributes_slot = cudaStreamCopyAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaStreamCopyAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamCopyAttributes_unavailable(cudaStream_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCopyAttributes]);
+}
+static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_t a1);
+static _Atomic(cudaStreamCopyAttributes_fn) cudaStreamCopyAttributes_slot = cudaStreamCopyAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaStreamCopyAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_t a1)
 {
@@ -10217,18 +11852,18 @@ static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_
 
 /* cudaStreamCopyAttributes_ptsz */
 typedef cudaError_t (*cudaStreamCopyAttributes_ptsz_fn)(cudaStream_t a0, cudaStream_t a1);
-static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaStream_t a1);
-static _Atomic(cudaStreamCopyAttributes_ptsz_fn) cudaStreamCopyAttributes_ptsz_slot = cudaStreamCopyAttributes_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaStreamCopyAttributes_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamCopyAttributes_ptsz_unavailable(cudaStream_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCopyAttributes_ptsz]);
+}
+static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaStream_t a1);
+static _Atomic(cudaStreamCopyAttributes_ptsz_fn) cudaStreamCopyAttributes_ptsz_slot = cudaStreamCopyAttributes_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaStreamCopyAttributes_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaStream_t a1)
 {
@@ -10243,17 +11878,17 @@ static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaSt
 
 /* cudaStreamCreate */
 typedef cudaError_t (*cudaStreamCreate_fn)(cudaStream_t *a0);
-static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0);
-static _Atomic(cudaStreamCreate_fn) cudaStreamCreate_slot = cudaStreamCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *a0)
-{
-	return atomic_load_explicit(&cudaStreamCreate_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamCreate_unavailable(cudaStream_t *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCreate]);
+}
+static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0);
+static _Atomic(cudaStreamCreate_fn) cudaStreamCreate_slot = cudaStreamCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *a0)
+{
+	return atomic_load_explicit(&cudaStreamCreate_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0)
 {
@@ -10268,18 +11903,18 @@ static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0)
 
 /* cudaStreamCreateWithFlags */
 typedef cudaError_t (*cudaStreamCreateWithFlags_fn)(cudaStream_t *a0, unsigned int a1);
-static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned int a1);
-static _Atomic(cudaStreamCreateWithFlags_fn) cudaStreamCreateWithFlags_slot = cudaStreamCreateWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaStreamCreateWithFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamCreateWithFlags_unavailable(cudaStream_t *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCreateWithFlags]);
+}
+static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned int a1);
+static _Atomic(cudaStreamCreateWithFlags_fn) cudaStreamCreateWithFlags_slot = cudaStreamCreateWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaStreamCreateWithFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned int a1)
 {
@@ -10294,12 +11929,6 @@ static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned 
 
 /* cudaStreamCreateWithPriority */
 typedef cudaError_t (*cudaStreamCreateWithPriority_fn)(cudaStream_t *a0, unsigned int a1, int a2);
-static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsigned int a1, int a2);
-static _Atomic(cudaStreamCreateWithPriority_fn) cudaStreamCreateWithPriority_slot = cudaStreamCreateWithPriority_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *a0, unsigned int a1, int a2)
-{
-	return atomic_load_explicit(&cudaStreamCreateWithPriority_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamCreateWithPriority_unavailable(cudaStream_t *a0, unsigned int a1, int a2)
 {
 	(void)a0;
@@ -10307,6 +11936,12 @@ static cudaError_t cudaStreamCreateWithPriority_unavailable(cudaStream_t *a0, un
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCreateWithPriority]);
+}
+static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsigned int a1, int a2);
+static _Atomic(cudaStreamCreateWithPriority_fn) cudaStreamCreateWithPriority_slot = cudaStreamCreateWithPriority_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *a0, unsigned int a1, int a2)
+{
+	return atomic_load_explicit(&cudaStreamCreateWithPriority_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsigned int a1, int a2)
 {
@@ -10321,17 +11956,17 @@ static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsign
 
 /* cudaStreamDestroy */
 typedef cudaError_t (*cudaStreamDestroy_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamDestroy_fn) cudaStreamDestroy_slot = cudaStreamDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamDestroy_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamDestroy]);
+}
+static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamDestroy_fn) cudaStreamDestroy_slot = cudaStreamDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0)
 {
@@ -10346,18 +11981,18 @@ static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0)
 
 /* cudaStreamEndCapture */
 typedef cudaError_t (*cudaStreamEndCapture_fn)(cudaStream_t a0, cudaGraph_t *a1);
-static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1);
-static _Atomic(cudaStreamEndCapture_fn) cudaStreamEndCapture_slot = cudaStreamEndCapture_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t a0, cudaGraph_t *a1)
-{
-	return atomic_load_explicit(&cudaStreamEndCapture_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamEndCapture_unavailable(cudaStream_t a0, cudaGraph_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamEndCapture]);
+}
+static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1);
+static _Atomic(cudaStreamEndCapture_fn) cudaStreamEndCapture_slot = cudaStreamEndCapture_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t a0, cudaGraph_t *a1)
+{
+	return atomic_load_explicit(&cudaStreamEndCapture_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1)
 {
@@ -10372,18 +12007,18 @@ static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1
 
 /* cudaStreamEndCapture_ptsz */
 typedef cudaError_t (*cudaStreamEndCapture_ptsz_fn)(cudaStream_t a0, cudaGraph_t *a1);
-static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_t *a1);
-static _Atomic(cudaStreamEndCapture_ptsz_fn) cudaStreamEndCapture_ptsz_slot = cudaStreamEndCapture_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t a0, cudaGraph_t *a1)
-{
-	return atomic_load_explicit(&cudaStreamEndCapture_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamEndCapture_ptsz_unavailable(cudaStream_t a0, cudaGraph_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamEndCapture_ptsz]);
+}
+static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_t *a1);
+static _Atomic(cudaStreamEndCapture_ptsz_fn) cudaStreamEndCapture_ptsz_slot = cudaStreamEndCapture_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t a0, cudaGraph_t *a1)
+{
+	return atomic_load_explicit(&cudaStreamEndCapture_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_t *a1)
 {
@@ -10398,12 +12033,6 @@ static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_
 
 /* cudaStreamGetAttribute */
 typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamGetAttribute_fn) cudaStreamGetAttribute_slot = cudaStreamGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamGetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -10411,6 +12040,12 @@ static cudaError_t cudaStreamGetAttribute_unavailable(cudaStream_t a0, cudaLaunc
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute]);
+}
+static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamGetAttribute_fn) cudaStreamGetAttribute_slot = cudaStreamGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
@@ -10425,12 +12060,6 @@ static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 
 /* cudaStreamGetAttribute_ptsz */
 typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamGetAttribute_ptsz_fn) cudaStreamGetAttribute_ptsz_slot = cudaStreamGetAttribute_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamGetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamGetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -10438,6 +12067,12 @@ static cudaError_t cudaStreamGetAttribute_ptsz_unavailable(cudaStream_t a0, cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute_ptsz]);
+}
+static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamGetAttribute_ptsz_fn) cudaStreamGetAttribute_ptsz_slot = cudaStreamGetAttribute_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamGetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
@@ -10451,13 +12086,6 @@ static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 }
 
 /* cudaStreamGetCaptureInfo_v2 */
-typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
-static cudaError_t cudaStreamGetCaptureInfo_v2_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
-static _Atomic(cudaStreamGetCaptureInfo_v2_fn) cudaStreamGetCaptureInfo_v2_slot = cudaStreamGetCaptureInfo_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
-{
-	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaStreamGetCaptureInfo_v2_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
 {
 	(void)a0;
@@ -10469,11 +12097,19 @@ static cudaError_t cudaStreamGetCaptureInfo_v2_unavailable(cudaStream_t a0, enum
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v2]);
 }
+static cudaError_t cudaStreamGetCaptureInfo_v2_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
+static _Atomic(cudaStreamGetCaptureInfo_v2_fn) cudaStreamGetCaptureInfo_v2_slot = cudaStreamGetCaptureInfo_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
+{
+	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaStreamGetCaptureInfo_v2_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
 {
 	cudaStreamGetCaptureInfo_v2_fn fn = (cudaStreamGetCaptureInfo_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2();
 	if (!fn)
 		fn = cudaStreamGetCaptureInfo_v2_unavailable;
 	atomic_store_explicit(&cudaStreamGetCaptureInfo_v2_slot, fn, memory_order_release);
@@ -10481,13 +12117,6 @@ static cudaError_t cudaStreamGetCaptureInfo_v2_resolve(cudaStream_t a0, enum cud
 }
 
 /* cudaStreamGetCaptureInfo_v2_ptsz */
-typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
-static cudaError_t cudaStreamGetCaptureInfo_v2_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
-static _Atomic(cudaStreamGetCaptureInfo_v2_ptsz_fn) cudaStreamGetCaptureInfo_v2_ptsz_slot = cudaStreamGetCaptureInfo_v2_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
-{
-	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaStreamGetCaptureInfo_v2_ptsz_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
 {
 	(void)a0;
@@ -10499,11 +12128,19 @@ static cudaError_t cudaStreamGetCaptureInfo_v2_ptsz_unavailable(cudaStream_t a0,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v2_ptsz]);
 }
+static cudaError_t cudaStreamGetCaptureInfo_v2_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
+static _Atomic(cudaStreamGetCaptureInfo_v2_ptsz_fn) cudaStreamGetCaptureInfo_v2_ptsz_slot = cudaStreamGetCaptureInfo_v2_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
+{
+	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaStreamGetCaptureInfo_v2_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5)
 {
 	cudaStreamGetCaptureInfo_v2_ptsz_fn fn = (cudaStreamGetCaptureInfo_v2_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v2_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz();
 	if (!fn)
 		fn = cudaStreamGetCaptureInfo_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamGetCaptureInfo_v2_ptsz_slot, fn, memory_order_release);
@@ -10511,13 +12148,6 @@ static cudaError_t cudaStreamGetCaptureInfo_v2_ptsz_resolve(cudaStream_t a0, enu
 }
 
 /* cudaStreamGetCaptureInfo_v3 */
-typedef cudaError_t (*cudaStreamGetCaptureInfo_v3_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static cudaError_t cudaStreamGetCaptureInfo_v3_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static _Atomic(cudaStreamGetCaptureInfo_v3_fn) cudaStreamGetCaptureInfo_v3_slot = cudaStreamGetCaptureInfo_v3_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
-{
-	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v3_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaStreamGetCaptureInfo_v3_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	(void)a0;
@@ -10530,25 +12160,61 @@ static cudaError_t cudaStreamGetCaptureInfo_v3_unavailable(cudaStream_t a0, enum
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v3]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3 = cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3(void);
+void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3(void)
+{
+	cudaStreamGetCaptureInfo_v3_fn fn = (cudaStreamGetCaptureInfo_v3_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v3]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3();
+	if (!fn)
+		fn = cudaStreamGetCaptureInfo_v3_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaStreamGetCaptureInfo_v3\n"
+	"	.type cudaStreamGetCaptureInfo_v3, @function\n"
+	"cudaStreamGetCaptureInfo_v3:\n"
+	"	jmp *cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3(%rip)\n"
+	"	.size cudaStreamGetCaptureInfo_v3, .-cudaStreamGetCaptureInfo_v3\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3\n"
+	"	.type cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3, @function\n"
+	"cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3:\n"
+	"	lea cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3, .-cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaStreamGetCaptureInfo_v3_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
+static _Atomic(cudaStreamGetCaptureInfo_v3_fn) cudaStreamGetCaptureInfo_v3_slot = cudaStreamGetCaptureInfo_v3_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
+{
+	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v3_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaStreamGetCaptureInfo_v3_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	cudaStreamGetCaptureInfo_v3_fn fn = (cudaStreamGetCaptureInfo_v3_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v3]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3();
+	if (!fn)
 		fn = cudaStreamGetCaptureInfo_v3_unavailable;
 	atomic_store_explicit(&cudaStreamGetCaptureInfo_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaStreamGetCaptureInfo_v3_ptsz */
-typedef cudaError_t (*cudaStreamGetCaptureInfo_v3_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static cudaError_t cudaStreamGetCaptureInfo_v3_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static _Atomic(cudaStreamGetCaptureInfo_v3_ptsz_fn) cudaStreamGetCaptureInfo_v3_ptsz_slot = cudaStreamGetCaptureInfo_v3_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
-{
-	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v3_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaStreamGetCaptureInfo_v3_ptsz_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	(void)a0;
@@ -10561,31 +12227,74 @@ static cudaError_t cudaStreamGetCaptureInfo_v3_ptsz_unavailable(cudaStream_t a0,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v3_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3_ptsz = cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3_ptsz(void);
+void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3_ptsz(void)
+{
+	cudaStreamGetCaptureInfo_v3_ptsz_fn fn = (cudaStreamGetCaptureInfo_v3_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v3_ptsz]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3_ptsz();
+	if (!fn)
+		fn = cudaStreamGetCaptureInfo_v3_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaStreamGetCaptureInfo_v3_ptsz\n"
+	"	.type cudaStreamGetCaptureInfo_v3_ptsz, @function\n"
+	"cudaStreamGetCaptureInfo_v3_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3_ptsz(%rip)\n"
+	"	.size cudaStreamGetCaptureInfo_v3_ptsz, .-cudaStreamGetCaptureInfo_v3_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz, .-cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaStreamGetCaptureInfo_v3_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
+static _Atomic(cudaStreamGetCaptureInfo_v3_ptsz_fn) cudaStreamGetCaptureInfo_v3_ptsz_slot = cudaStreamGetCaptureInfo_v3_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
+{
+	return atomic_load_explicit(&cudaStreamGetCaptureInfo_v3_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaStreamGetCaptureInfo_v3_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	cudaStreamGetCaptureInfo_v3_ptsz_fn fn = (cudaStreamGetCaptureInfo_v3_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_v3_ptsz]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3_ptsz();
+	if (!fn)
 		fn = cudaStreamGetCaptureInfo_v3_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamGetCaptureInfo_v3_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaStreamGetFlags */
 typedef cudaError_t (*cudaStreamGetFlags_fn)(cudaStream_t a0, unsigned int *a1);
-static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1);
-static _Atomic(cudaStreamGetFlags_fn) cudaStreamGetFlags_slot = cudaStreamGetFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetFlags_unavailable(cudaStream_t a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetFlags]);
+}
+static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1);
+static _Atomic(cudaStreamGetFlags_fn) cudaStreamGetFlags_slot = cudaStreamGetFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1)
 {
@@ -10600,18 +12309,18 @@ static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1)
 
 /* cudaStreamGetFlags_ptsz */
 typedef cudaError_t (*cudaStreamGetFlags_ptsz_fn)(cudaStream_t a0, unsigned int *a1);
-static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int *a1);
-static _Atomic(cudaStreamGetFlags_ptsz_fn) cudaStreamGetFlags_ptsz_slot = cudaStreamGetFlags_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetFlags_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetFlags_ptsz_unavailable(cudaStream_t a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetFlags_ptsz]);
+}
+static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int *a1);
+static _Atomic(cudaStreamGetFlags_ptsz_fn) cudaStreamGetFlags_ptsz_slot = cudaStreamGetFlags_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetFlags_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int *a1)
 {
@@ -10626,18 +12335,18 @@ static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int
 
 /* cudaStreamGetId */
 typedef cudaError_t (*cudaStreamGetId_fn)(cudaStream_t a0, unsigned long long *a1);
-static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *a1);
-static _Atomic(cudaStreamGetId_fn) cudaStreamGetId_slot = cudaStreamGetId_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetId(cudaStream_t a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetId_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetId_unavailable(cudaStream_t a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetId]);
+}
+static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *a1);
+static _Atomic(cudaStreamGetId_fn) cudaStreamGetId_slot = cudaStreamGetId_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetId(cudaStream_t a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetId_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *a1)
 {
@@ -10652,18 +12361,18 @@ static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *
 
 /* cudaStreamGetId_ptsz */
 typedef cudaError_t (*cudaStreamGetId_ptsz_fn)(cudaStream_t a0, unsigned long long *a1);
-static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long long *a1);
-static _Atomic(cudaStreamGetId_ptsz_fn) cudaStreamGetId_ptsz_slot = cudaStreamGetId_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetId_ptsz(cudaStream_t a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetId_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetId_ptsz_unavailable(cudaStream_t a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetId_ptsz]);
+}
+static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long long *a1);
+static _Atomic(cudaStreamGetId_ptsz_fn) cudaStreamGetId_ptsz_slot = cudaStreamGetId_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetId_ptsz(cudaStream_t a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetId_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long long *a1)
 {
@@ -10678,18 +12387,18 @@ static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long l
 
 /* cudaStreamGetPriority */
 typedef cudaError_t (*cudaStreamGetPriority_fn)(cudaStream_t a0, int *a1);
-static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1);
-static _Atomic(cudaStreamGetPriority_fn) cudaStreamGetPriority_slot = cudaStreamGetPriority_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t a0, int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetPriority_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetPriority_unavailable(cudaStream_t a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetPriority]);
+}
+static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1);
+static _Atomic(cudaStreamGetPriority_fn) cudaStreamGetPriority_slot = cudaStreamGetPriority_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t a0, int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetPriority_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1)
 {
@@ -10704,18 +12413,18 @@ static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1)
 
 /* cudaStreamGetPriority_ptsz */
 typedef cudaError_t (*cudaStreamGetPriority_ptsz_fn)(cudaStream_t a0, int *a1);
-static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1);
-static _Atomic(cudaStreamGetPriority_ptsz_fn) cudaStreamGetPriority_ptsz_slot = cudaStreamGetPriority_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t a0, int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetPriority_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetPriority_ptsz_unavailable(cudaStream_t a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetPriority_ptsz]);
+}
+static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1);
+static _Atomic(cudaStreamGetPriority_ptsz_fn) cudaStreamGetPriority_ptsz_slot = cudaStreamGetPriority_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t a0, int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetPriority_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1)
 {
@@ -10730,18 +12439,18 @@ static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1)
 
 /* cudaStreamIsCapturing */
 typedef cudaError_t (*cudaStreamIsCapturing_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static _Atomic(cudaStreamIsCapturing_fn) cudaStreamIsCapturing_slot = cudaStreamIsCapturing_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
-{
-	return atomic_load_explicit(&cudaStreamIsCapturing_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamIsCapturing_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamIsCapturing]);
+}
+static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
+static _Atomic(cudaStreamIsCapturing_fn) cudaStreamIsCapturing_slot = cudaStreamIsCapturing_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
+{
+	return atomic_load_explicit(&cudaStreamIsCapturing_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
@@ -10756,18 +12465,18 @@ static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStrea
 
 /* cudaStreamIsCapturing_ptsz */
 typedef cudaError_t (*cudaStreamIsCapturing_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static _Atomic(cudaStreamIsCapturing_ptsz_fn) cudaStreamIsCapturing_ptsz_slot = cudaStreamIsCapturing_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
-{
-	return atomic_load_explicit(&cudaStreamIsCapturing_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamIsCapturing_ptsz_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamIsCapturing_ptsz]);
+}
+static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
+static _Atomic(cudaStreamIsCapturing_ptsz_fn) cudaStreamIsCapturing_ptsz_slot = cudaStreamIsCapturing_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
+{
+	return atomic_load_explicit(&cudaStreamIsCapturing_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
@@ -10782,17 +12491,17 @@ static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cuda
 
 /* cudaStreamQuery */
 typedef cudaError_t (*cudaStreamQuery_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamQuery_fn) cudaStreamQuery_slot = cudaStreamQuery_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamQuery(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamQuery_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamQuery_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamQuery]);
+}
+static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamQuery_fn) cudaStreamQuery_slot = cudaStreamQuery_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamQuery(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamQuery_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0)
 {
@@ -10807,17 +12516,17 @@ static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0)
 
 /* cudaStreamQuery_ptsz */
 typedef cudaError_t (*cudaStreamQuery_ptsz_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamQuery_ptsz_fn) cudaStreamQuery_ptsz_slot = cudaStreamQuery_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamQuery_ptsz_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamQuery_ptsz_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamQuery_ptsz]);
+}
+static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamQuery_ptsz_fn) cudaStreamQuery_ptsz_slot = cudaStreamQuery_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamQuery_ptsz_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 {
@@ -10832,12 +12541,6 @@ static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 
 /* cudaStreamSetAttribute */
 typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamSetAttribute_fn) cudaStreamSetAttribute_slot = cudaStreamSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamSetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -10845,6 +12548,12 @@ static cudaError_t cudaStreamSetAttribute_unavailable(cudaStream_t a0, cudaLaunc
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute]);
+}
+static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamSetAttribute_fn) cudaStreamSetAttribute_slot = cudaStreamSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
@@ -10859,12 +12568,6 @@ static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 
 /* cudaStreamSetAttribute_ptsz */
 typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamSetAttribute_ptsz_fn) cudaStreamSetAttribute_ptsz_slot = cudaStreamSetAttribute_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamSetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamSetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -10872,6 +12575,12 @@ static cudaError_t cudaStreamSetAttribute_ptsz_unavailable(cudaStream_t a0, cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute_ptsz]);
+}
+static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamSetAttribute_ptsz_fn) cudaStreamSetAttribute_ptsz_slot = cudaStreamSetAttribute_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamSetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
@@ -10886,17 +12595,17 @@ static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 
 /* cudaStreamSynchronize */
 typedef cudaError_t (*cudaStreamSynchronize_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamSynchronize_fn) cudaStreamSynchronize_slot = cudaStreamSynchronize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamSynchronize_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamSynchronize_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSynchronize]);
+}
+static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamSynchronize_fn) cudaStreamSynchronize_slot = cudaStreamSynchronize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamSynchronize_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0)
 {
@@ -10911,17 +12620,17 @@ static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0)
 
 /* cudaStreamSynchronize_ptsz */
 typedef cudaError_t (*cudaStreamSynchronize_ptsz_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamSynchronize_ptsz_fn) cudaStreamSynchronize_ptsz_slot = cudaStreamSynchronize_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamSynchronize_ptsz_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamSynchronize_ptsz_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSynchronize_ptsz]);
+}
+static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamSynchronize_ptsz_fn) cudaStreamSynchronize_ptsz_slot = cudaStreamSynchronize_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamSynchronize_ptsz_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 {
@@ -10936,12 +12645,6 @@ static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 
 /* cudaStreamUpdateCaptureDependencies */
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
-static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
-static _Atomic(cudaStreamUpdateCaptureDependencies_fn) cudaStreamUpdateCaptureDependencies_slot = cudaStreamUpdateCaptureDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamUpdateCaptureDependencies_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -10950,6 +12653,12 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_unavailable(cudaStream_t 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies]);
+}
+static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
+static _Atomic(cudaStreamUpdateCaptureDependencies_fn) cudaStreamUpdateCaptureDependencies_slot = cudaStreamUpdateCaptureDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
 {
@@ -10964,12 +12673,6 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, 
 
 /* cudaStreamUpdateCaptureDependencies_ptsz */
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
-static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
-static _Atomic(cudaStreamUpdateCaptureDependencies_ptsz_fn) cudaStreamUpdateCaptureDependencies_ptsz_slot = cudaStreamUpdateCaptureDependencies_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -10978,6 +12681,12 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_unavailable(cudaStre
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_ptsz]);
+}
+static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
+static _Atomic(cudaStreamUpdateCaptureDependencies_ptsz_fn) cudaStreamUpdateCaptureDependencies_ptsz_slot = cudaStreamUpdateCaptureDependencies_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
 {
@@ -10992,12 +12701,6 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t
 
 /* cudaStreamUpdateCaptureDependencies_v2 */
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static cudaError_t cudaStreamUpdateCaptureDependencies_v2_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static _Atomic(cudaStreamUpdateCaptureDependencies_v2_fn) cudaStreamUpdateCaptureDependencies_v2_slot = cudaStreamUpdateCaptureDependencies_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaStreamUpdateCaptureDependencies_v2_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -11007,6 +12710,12 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_unavailable(cudaStream
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_v2]);
+}
+static cudaError_t cudaStreamUpdateCaptureDependencies_v2_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+static _Atomic(cudaStreamUpdateCaptureDependencies_v2_fn) cudaStreamUpdateCaptureDependencies_v2_slot = cudaStreamUpdateCaptureDependencies_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_v2_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaStreamUpdateCaptureDependencies_v2_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
@@ -11021,12 +12730,6 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_resolve(cudaStream_t a
 
 /* cudaStreamUpdateCaptureDependencies_v2_ptsz */
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static _Atomic(cudaStreamUpdateCaptureDependencies_v2_ptsz_fn) cudaStreamUpdateCaptureDependencies_v2_ptsz_slot = cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -11036,6 +12739,12 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_unavailable(cudaS
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_v2_ptsz]);
+}
+static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+static _Atomic(cudaStreamUpdateCaptureDependencies_v2_ptsz_fn) cudaStreamUpdateCaptureDependencies_v2_ptsz_slot = cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
@@ -11050,12 +12759,6 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve(cudaStrea
 
 /* cudaStreamWaitEvent */
 typedef cudaError_t (*cudaStreamWaitEvent_fn)(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static _Atomic(cudaStreamWaitEvent_fn) cudaStreamWaitEvent_slot = cudaStreamWaitEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaStreamWaitEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamWaitEvent_unavailable(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -11063,6 +12766,12 @@ static cudaError_t cudaStreamWaitEvent_unavailable(cudaStream_t a0, cudaEvent_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamWaitEvent]);
+}
+static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
+static _Atomic(cudaStreamWaitEvent_fn) cudaStreamWaitEvent_slot = cudaStreamWaitEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaStreamWaitEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
@@ -11077,12 +12786,6 @@ static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, 
 
 /* cudaStreamWaitEvent_ptsz */
 typedef cudaError_t (*cudaStreamWaitEvent_ptsz_fn)(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static _Atomic(cudaStreamWaitEvent_ptsz_fn) cudaStreamWaitEvent_ptsz_slot = cudaStreamWaitEvent_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaStreamWaitEvent_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamWaitEvent_ptsz_unavailable(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -11090,6 +12793,12 @@ static cudaError_t cudaStreamWaitEvent_ptsz_unavailable(cudaStream_t a0, cudaEve
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamWaitEvent_ptsz]);
+}
+static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
+static _Atomic(cudaStreamWaitEvent_ptsz_fn) cudaStreamWaitEvent_ptsz_slot = cudaStreamWaitEvent_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaStreamWaitEvent_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
@@ -11104,17 +12813,17 @@ static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t
 
 /* cudaThreadExchangeStreamCaptureMode */
 typedef cudaError_t (*cudaThreadExchangeStreamCaptureMode_fn)(enum cudaStreamCaptureMode *a0);
-static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCaptureMode *a0);
-static _Atomic(cudaThreadExchangeStreamCaptureMode_fn) cudaThreadExchangeStreamCaptureMode_slot = cudaThreadExchangeStreamCaptureMode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *a0)
-{
-	return atomic_load_explicit(&cudaThreadExchangeStreamCaptureMode_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaThreadExchangeStreamCaptureMode_unavailable(enum cudaStreamCaptureMode *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadExchangeStreamCaptureMode]);
+}
+static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCaptureMode *a0);
+static _Atomic(cudaThreadExchangeStreamCaptureMode_fn) cudaThreadExchangeStreamCaptureMode_slot = cudaThreadExchangeStreamCaptureMode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *a0)
+{
+	return atomic_load_explicit(&cudaThreadExchangeStreamCaptureMode_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCaptureMode *a0)
 {
@@ -11128,17 +12837,16 @@ static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCa
 }
 
 /* cudaThreadExit */
-typedef cudaError_t (*cudaThreadExit_fn)(void);
+static cudaError_t cudaThreadExit_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaThreadExit]);
+}
 static cudaError_t cudaThreadExit_resolve(void);
 static _Atomic(cudaThreadExit_fn) cudaThreadExit_slot = cudaThreadExit_resolve;
 CUDASTUB_EXPORT cudaError_t cudaThreadExit(void)
 {
 	return atomic_load_explicit(&cudaThreadExit_slot, memory_order_acquire)();
-}
-static cudaError_t cudaThreadExit_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaThreadExit]);
 }
 static cudaError_t cudaThreadExit_resolve(void)
 {
@@ -11146,24 +12854,25 @@ static cudaError_t cudaThreadExit_resolve(void)
 						&cudastub_cudart_functions[F_cudaThreadExit]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaThreadExit();
+	if (!fn)
 		fn = cudaThreadExit_unavailable;
 	atomic_store_explicit(&cudaThreadExit_slot, fn, memory_order_release);
 	return fn();
 }
 
 /* cudaThreadGetCacheConfig */
-typedef cudaError_t (*cudaThreadGetCacheConfig_fn)(enum cudaFuncCache *a0);
-static cudaError_t cudaThreadGetCacheConfig_resolve(enum cudaFuncCache *a0);
-static _Atomic(cudaThreadGetCacheConfig_fn) cudaThreadGetCacheConfig_slot = cudaThreadGetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *a0)
-{
-	return atomic_load_explicit(&cudaThreadGetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaThreadGetCacheConfig_unavailable(enum cudaFuncCache *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadGetCacheConfig]);
+}
+static cudaError_t cudaThreadGetCacheConfig_resolve(enum cudaFuncCache *a0);
+static _Atomic(cudaThreadGetCacheConfig_fn) cudaThreadGetCacheConfig_slot = cudaThreadGetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *a0)
+{
+	return atomic_load_explicit(&cudaThreadGetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaThreadGetCacheConfig_resolve(enum cudaFuncCache *a0)
 {
@@ -11171,19 +12880,14 @@ static cudaError_t cudaThreadGetCacheConfig_resolve(enum cudaFuncCache *a0)
 						&cudastub_cudart_functions[F_cudaThreadGetCacheConfig]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaThreadGetCacheConfig();
+	if (!fn)
 		fn = cudaThreadGetCacheConfig_unavailable;
 	atomic_store_explicit(&cudaThreadGetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
 /* cudaThreadGetLimit */
-typedef cudaError_t (*cudaThreadGetLimit_fn)(size_t *a0, enum cudaLimit a1);
-static cudaError_t cudaThreadGetLimit_resolve(size_t *a0, enum cudaLimit a1);
-static _Atomic(cudaThreadGetLimit_fn) cudaThreadGetLimit_slot = cudaThreadGetLimit_resolve;
-CUDASTUB_EXPORT cudaError_t cudaThreadGetLimit(size_t *a0, enum cudaLimit a1)
-{
-	return atomic_load_explicit(&cudaThreadGetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaThreadGetLimit_unavailable(size_t *a0, enum cudaLimit a1)
 {
 	(void)a0;
@@ -11191,11 +12895,19 @@ static cudaError_t cudaThreadGetLimit_unavailable(size_t *a0, enum cudaLimit a1)
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadGetLimit]);
 }
+static cudaError_t cudaThreadGetLimit_resolve(size_t *a0, enum cudaLimit a1);
+static _Atomic(cudaThreadGetLimit_fn) cudaThreadGetLimit_slot = cudaThreadGetLimit_resolve;
+CUDASTUB_EXPORT cudaError_t cudaThreadGetLimit(size_t *a0, enum cudaLimit a1)
+{
+	return atomic_load_explicit(&cudaThreadGetLimit_slot, memory_order_acquire)(a0, a1);
+}
 static cudaError_t cudaThreadGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 {
 	cudaThreadGetLimit_fn fn = (cudaThreadGetLimit_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadGetLimit]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaThreadGetLimit();
 	if (!fn)
 		fn = cudaThreadGetLimit_unavailable;
 	atomic_store_explicit(&cudaThreadGetLimit_slot, fn, memory_order_release);
@@ -11203,18 +12915,17 @@ static cudaError_t cudaThreadGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 }
 
 /* cudaThreadSetCacheConfig */
-typedef cudaError_t (*cudaThreadSetCacheConfig_fn)(enum cudaFuncCache a0);
-static cudaError_t cudaThreadSetCacheConfig_resolve(enum cudaFuncCache a0);
-static _Atomic(cudaThreadSetCacheConfig_fn) cudaThreadSetCacheConfig_slot = cudaThreadSetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache a0)
-{
-	return atomic_load_explicit(&cudaThreadSetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaThreadSetCacheConfig_unavailable(enum cudaFuncCache a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadSetCacheConfig]);
+}
+static cudaError_t cudaThreadSetCacheConfig_resolve(enum cudaFuncCache a0);
+static _Atomic(cudaThreadSetCacheConfig_fn) cudaThreadSetCacheConfig_slot = cudaThreadSetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache a0)
+{
+	return atomic_load_explicit(&cudaThreadSetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaThreadSetCacheConfig_resolve(enum cudaFuncCache a0)
 {
@@ -11222,19 +12933,14 @@ static cudaError_t cudaThreadSetCacheConfig_resolve(enum cudaFuncCache a0)
 						&cudastub_cudart_functions[F_cudaThreadSetCacheConfig]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaThreadSetCacheConfig();
+	if (!fn)
 		fn = cudaThreadSetCacheConfig_unavailable;
 	atomic_store_explicit(&cudaThreadSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
 /* cudaThreadSetLimit */
-typedef cudaError_t (*cudaThreadSetLimit_fn)(enum cudaLimit a0, size_t a1);
-static cudaError_t cudaThreadSetLimit_resolve(enum cudaLimit a0, size_t a1);
-static _Atomic(cudaThreadSetLimit_fn) cudaThreadSetLimit_slot = cudaThreadSetLimit_resolve;
-CUDASTUB_EXPORT cudaError_t cudaThreadSetLimit(enum cudaLimit a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaThreadSetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaThreadSetLimit_unavailable(enum cudaLimit a0, size_t a1)
 {
 	(void)a0;
@@ -11242,11 +12948,19 @@ static cudaError_t cudaThreadSetLimit_unavailable(enum cudaLimit a0, size_t a1)
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadSetLimit]);
 }
+static cudaError_t cudaThreadSetLimit_resolve(enum cudaLimit a0, size_t a1);
+static _Atomic(cudaThreadSetLimit_fn) cudaThreadSetLimit_slot = cudaThreadSetLimit_resolve;
+CUDASTUB_EXPORT cudaError_t cudaThreadSetLimit(enum cudaLimit a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaThreadSetLimit_slot, memory_order_acquire)(a0, a1);
+}
 static cudaError_t cudaThreadSetLimit_resolve(enum cudaLimit a0, size_t a1)
 {
 	cudaThreadSetLimit_fn fn = (cudaThreadSetLimit_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadSetLimit]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaThreadSetLimit();
 	if (!fn)
 		fn = cudaThreadSetLimit_unavailable;
 	atomic_store_explicit(&cudaThreadSetLimit_slot, fn, memory_order_release);
@@ -11254,23 +12968,24 @@ static cudaError_t cudaThreadSetLimit_resolve(enum cudaLimit a0, size_t a1)
 }
 
 /* cudaThreadSynchronize */
-typedef cudaError_t (*cudaThreadSynchronize_fn)(void);
+static cudaError_t cudaThreadSynchronize_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaThreadSynchronize]);
+}
 static cudaError_t cudaThreadSynchronize_resolve(void);
 static _Atomic(cudaThreadSynchronize_fn) cudaThreadSynchronize_slot = cudaThreadSynchronize_resolve;
 CUDASTUB_EXPORT cudaError_t cudaThreadSynchronize(void)
 {
 	return atomic_load_explicit(&cudaThreadSynchronize_slot, memory_order_acquire)();
 }
-static cudaError_t cudaThreadSynchronize_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaThreadSynchronize]);
-}
 static cudaError_t cudaThreadSynchronize_resolve(void)
 {
 	cudaThreadSynchronize_fn fn = (cudaThreadSynchronize_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadSynchronize]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaThreadSynchronize();
 	if (!fn)
 		fn = cudaThreadSynchronize_unavailable;
 	atomic_store_explicit(&cudaThreadSynchronize_slot, fn, memory_order_release);
@@ -11279,12 +12994,6 @@ static cudaError_t cudaThreadSynchronize_resolve(void)
 
 /* cudaUserObjectCreate */
 typedef cudaError_t (*cudaUserObjectCreate_fn)(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4);
-static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4);
-static _Atomic(cudaUserObjectCreate_fn) cudaUserObjectCreate_slot = cudaUserObjectCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaUserObjectCreate(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaUserObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaUserObjectCreate_unavailable(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -11294,6 +13003,12 @@ static cudaError_t cudaUserObjectCreate_unavailable(cudaUserObject_t *a0, void *
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaUserObjectCreate]);
+}
+static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4);
+static _Atomic(cudaUserObjectCreate_fn) cudaUserObjectCreate_slot = cudaUserObjectCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaUserObjectCreate(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaUserObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
 {
@@ -11308,18 +13023,18 @@ static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, 
 
 /* cudaUserObjectRelease */
 typedef cudaError_t (*cudaUserObjectRelease_fn)(cudaUserObject_t a0, unsigned int a1);
-static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned int a1);
-static _Atomic(cudaUserObjectRelease_fn) cudaUserObjectRelease_slot = cudaUserObjectRelease_resolve;
-CUDASTUB_EXPORT cudaError_t cudaUserObjectRelease(cudaUserObject_t a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaUserObjectRelease_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaUserObjectRelease_unavailable(cudaUserObject_t a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaUserObjectRelease]);
+}
+static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned int a1);
+static _Atomic(cudaUserObjectRelease_fn) cudaUserObjectRelease_slot = cudaUserObjectRelease_resolve;
+CUDASTUB_EXPORT cudaError_t cudaUserObjectRelease(cudaUserObject_t a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaUserObjectRelease_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned int a1)
 {
@@ -11334,18 +13049,18 @@ static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned i
 
 /* cudaUserObjectRetain */
 typedef cudaError_t (*cudaUserObjectRetain_fn)(cudaUserObject_t a0, unsigned int a1);
-static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned int a1);
-static _Atomic(cudaUserObjectRetain_fn) cudaUserObjectRetain_slot = cudaUserObjectRetain_resolve;
-CUDASTUB_EXPORT cudaError_t cudaUserObjectRetain(cudaUserObject_t a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaUserObjectRetain_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaUserObjectRetain_unavailable(cudaUserObject_t a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaUserObjectRetain]);
+}
+static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned int a1);
+static _Atomic(cudaUserObjectRetain_fn) cudaUserObjectRetain_slot = cudaUserObjectRetain_resolve;
+CUDASTUB_EXPORT cudaError_t cudaUserObjectRetain(cudaUserObject_t a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaUserObjectRetain_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned int a1)
 {
@@ -11360,12 +13075,6 @@ static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned in
 
 /* cudaVDPAUGetDevice */
 typedef cudaError_t (*cudaVDPAUGetDevice_fn)(int *a0, VdpDevice a1, VdpGetProcAddress *a2);
-static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcAddress *a2);
-static _Atomic(cudaVDPAUGetDevice_fn) cudaVDPAUGetDevice_slot = cudaVDPAUGetDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaVDPAUGetDevice(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
-{
-	return atomic_load_explicit(&cudaVDPAUGetDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaVDPAUGetDevice_unavailable(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
 	(void)a0;
@@ -11373,6 +13082,12 @@ static cudaError_t cudaVDPAUGetDevice_unavailable(int *a0, VdpDevice a1, VdpGetP
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaVDPAUGetDevice]);
+}
+static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcAddress *a2);
+static _Atomic(cudaVDPAUGetDevice_fn) cudaVDPAUGetDevice_slot = cudaVDPAUGetDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaVDPAUGetDevice(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
+{
+	return atomic_load_explicit(&cudaVDPAUGetDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
@@ -11387,12 +13102,6 @@ static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcA
 
 /* cudaVDPAUSetVDPAUDevice */
 typedef cudaError_t (*cudaVDPAUSetVDPAUDevice_fn)(int a0, VdpDevice a1, VdpGetProcAddress *a2);
-static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetProcAddress *a2);
-static _Atomic(cudaVDPAUSetVDPAUDevice_fn) cudaVDPAUSetVDPAUDevice_slot = cudaVDPAUSetVDPAUDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaVDPAUSetVDPAUDevice(int a0, VdpDevice a1, VdpGetProcAddress *a2)
-{
-	return atomic_load_explicit(&cudaVDPAUSetVDPAUDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaVDPAUSetVDPAUDevice_unavailable(int a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
 	(void)a0;
@@ -11400,6 +13109,12 @@ static cudaError_t cudaVDPAUSetVDPAUDevice_unavailable(int a0, VdpDevice a1, Vdp
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaVDPAUSetVDPAUDevice]);
+}
+static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetProcAddress *a2);
+static _Atomic(cudaVDPAUSetVDPAUDevice_fn) cudaVDPAUSetVDPAUDevice_slot = cudaVDPAUSetVDPAUDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaVDPAUSetVDPAUDevice(int a0, VdpDevice a1, VdpGetProcAddress *a2)
+{
+	return atomic_load_explicit(&cudaVDPAUSetVDPAUDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
@@ -11413,13 +13128,6 @@ static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetP
 }
 
 /* cudaWaitExternalSemaphoresAsync_v2 */
-typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_v2_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaWaitExternalSemaphoresAsync_v2_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaWaitExternalSemaphoresAsync_v2_fn) cudaWaitExternalSemaphoresAsync_v2_slot = cudaWaitExternalSemaphoresAsync_v2_resolve;
-CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync_v2(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaWaitExternalSemaphoresAsync_v2_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -11429,11 +13137,19 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_unavailable(const cudaExte
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2]);
 }
+static cudaError_t cudaWaitExternalSemaphoresAsync_v2_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaWaitExternalSemaphoresAsync_v2_fn) cudaWaitExternalSemaphoresAsync_v2_slot = cudaWaitExternalSemaphoresAsync_v2_resolve;
+CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync_v2(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_v2_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaWaitExternalSemaphoresAsync_v2_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaWaitExternalSemaphoresAsync_v2_fn fn = (cudaWaitExternalSemaphoresAsync_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_v2_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
@@ -11441,13 +13157,6 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_resolve(const cudaExternal
 }
 
 /* cudaWaitExternalSemaphoresAsync_v2_ptsz */
-typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaWaitExternalSemaphoresAsync_v2_ptsz_fn) cudaWaitExternalSemaphoresAsync_v2_ptsz_slot = cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -11457,11 +13166,19 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_unavailable(const cud
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2_ptsz]);
 }
+static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaWaitExternalSemaphoresAsync_v2_ptsz_fn) cudaWaitExternalSemaphoresAsync_v2_ptsz_slot = cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_v2_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaWaitExternalSemaphoresAsync_v2_ptsz_fn fn = (cudaWaitExternalSemaphoresAsync_v2_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2_ptsz();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);

@@ -13,115 +13,103 @@ static const struct cudastub_function opaque_rows[] = {
 	{ "__cudaRegisterUnifiedTable", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
 };
 
-extern char cudastub_cudart_opaque_resolve_0[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_1[] CUDASTUB_HIDDEN;
-extern char cudastub_cudart_opaque_resolve_2[] CUDASTUB_HIDDEN;
-
-CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_opaque_slots[] = {
-	cudastub_cudart_opaque_resolve_0, /* __cudaGetProcAddress */
-	cudastub_cudart_opaque_resolve_1, /* __cudaRegisterHostVar */
-	cudastub_cudart_opaque_resolve_2, /* __cudaRegisterUnifiedTable */
-};
-
 /* Returns as every stub function does when it cannot forward. */
 static int opaque_unavailable(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
 
-CUDASTUB_HIDDEN void *cudastub_cudart_opaque_bind(unsigned i);
-void *cudastub_cudart_opaque_bind(unsigned i)
+/* __cudaGetProcAddress */
+extern char cudastub_cudart_resolve___cudaGetProcAddress[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaGetProcAddress = cudastub_cudart_resolve___cudaGetProcAddress;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaGetProcAddress(void);
+void *cudastub_cudart_bind___cudaGetProcAddress(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[i]);
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
 
 	if (!fn)
 		fn = (void *)opaque_unavailable;
-	atomic_store_explicit(&cudastub_cudart_opaque_slots[i], fn, memory_order_release);
-	return fn;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaGetProcAddress, (void *)fn, memory_order_release);
+	return (void *)fn;
 }
-
 __asm__(
-	"	.text\n"
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl __cudaGetProcAddress\n"
 	"	.type __cudaGetProcAddress, @function\n"
 	"__cudaGetProcAddress:\n"
-	"	jmp *cudastub_cudart_opaque_slots+0(%rip)\n"
+	"	jmp *cudastub_cudart_slot___cudaGetProcAddress(%rip)\n"
 	"	.size __cudaGetProcAddress, .-__cudaGetProcAddress\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_0\n"
-	"	.type cudastub_cudart_opaque_resolve_0, @function\n"
-	"cudastub_cudart_opaque_resolve_0:\n"
-	"	mov $0, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve___cudaGetProcAddress\n"
+	"	.type cudastub_cudart_resolve___cudaGetProcAddress, @function\n"
+	"cudastub_cudart_resolve___cudaGetProcAddress:\n"
+	"	lea cudastub_cudart_bind___cudaGetProcAddress(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaGetProcAddress, .-cudastub_cudart_resolve___cudaGetProcAddress\n"
+	"	.popsection\n"
+);
+
+/* __cudaRegisterHostVar */
+extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
+void *cudastub_cudart_bind___cudaRegisterHostVar(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl __cudaRegisterHostVar\n"
 	"	.type __cudaRegisterHostVar, @function\n"
 	"__cudaRegisterHostVar:\n"
-	"	jmp *cudastub_cudart_opaque_slots+8(%rip)\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterHostVar(%rip)\n"
 	"	.size __cudaRegisterHostVar, .-__cudaRegisterHostVar\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_1\n"
-	"	.type cudastub_cudart_opaque_resolve_1, @function\n"
-	"cudastub_cudart_opaque_resolve_1:\n"
-	"	mov $1, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterHostVar\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterHostVar, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterHostVar:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterHostVar(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterHostVar, .-cudastub_cudart_resolve___cudaRegisterHostVar\n"
+	"	.popsection\n"
+);
+
+/* __cudaRegisterUnifiedTable */
+extern char cudastub_cudart_resolve___cudaRegisterUnifiedTable[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterUnifiedTable = cudastub_cudart_resolve___cudaRegisterUnifiedTable;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void);
+void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
+
+	if (!fn)
+		fn = (void *)opaque_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
 	"	.p2align 4\n"
 	"	.globl __cudaRegisterUnifiedTable\n"
 	"	.type __cudaRegisterUnifiedTable, @function\n"
 	"__cudaRegisterUnifiedTable:\n"
-	"	jmp *cudastub_cudart_opaque_slots+16(%rip)\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterUnifiedTable(%rip)\n"
 	"	.size __cudaRegisterUnifiedTable, .-__cudaRegisterUnifiedTable\n"
 	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_opaque_resolve_2\n"
-	"	.type cudastub_cudart_opaque_resolve_2, @function\n"
-	"cudastub_cudart_opaque_resolve_2:\n"
-	"	mov $2, %r11d\n"
-	"	jmp cudastub_cudart_opaque_resolve\n"
-	"	.p2align 4\n"
-	"	.type cudastub_cudart_opaque_resolve, @function\n"
-	"cudastub_cudart_opaque_resolve:\n"
-	"	push %rbp\n"
-	"	mov %rsp, %rbp\n"
-	"	push %rdi\n"
-	"	push %rsi\n"
-	"	push %rdx\n"
-	"	push %rcx\n"
-	"	push %r8\n"
-	"	push %r9\n"
-	"	push %rax\n"
-	"	push %r10\n"
-	"	sub $128, %rsp\n"
-	"	movdqu %xmm0, 0(%rsp)\n"
-	"	movdqu %xmm1, 16(%rsp)\n"
-	"	movdqu %xmm2, 32(%rsp)\n"
-	"	movdqu %xmm3, 48(%rsp)\n"
-	"	movdqu %xmm4, 64(%rsp)\n"
-	"	movdqu %xmm5, 80(%rsp)\n"
-	"	movdqu %xmm6, 96(%rsp)\n"
-	"	movdqu %xmm7, 112(%rsp)\n"
-	"	mov %r11d, %edi\n"
-	"	call cudastub_cudart_opaque_bind\n"
-	"	mov %rax, %r11\n"
-	"	movdqu 0(%rsp), %xmm0\n"
-	"	movdqu 16(%rsp), %xmm1\n"
-	"	movdqu 32(%rsp), %xmm2\n"
-	"	movdqu 48(%rsp), %xmm3\n"
-	"	movdqu 64(%rsp), %xmm4\n"
-	"	movdqu 80(%rsp), %xmm5\n"
-	"	movdqu 96(%rsp), %xmm6\n"
-	"	movdqu 112(%rsp), %xmm7\n"
-	"	add $128, %rsp\n"
-	"	pop %r10\n"
-	"	pop %rax\n"
-	"	pop %r9\n"
-	"	pop %r8\n"
-	"	pop %rcx\n"
-	"	pop %rdx\n"
-	"	pop %rsi\n"
-	"	pop %rdi\n"
-	"	pop %rbp\n"
-	"	jmp *%r11\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterUnifiedTable\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterUnifiedTable, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterUnifiedTable:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterUnifiedTable(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterUnifiedTable, .-cudastub_cudart_resolve___cudaRegisterUnifiedTable\n"
+	"	.popsection\n"
 );
 
 #endif /* __x86_64__ */

@@ -435,18 +435,18 @@ const struct cudastub_function cudastub_cudart_functions[] = {
 
 /* __cudaGetKernel */
 typedef cudaError_t (*__cudaGetKernel_fn)(cudaKernel_t *a0, const void *a1);
-static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
-static _Atomic(__cudaGetKernel_fn) __cudaGetKernel_slot = __cudaGetKernel_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&__cudaGetKernel_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t __cudaGetKernel_unavailable(cudaKernel_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaGetKernel]);
+}
+static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
+static _Atomic(__cudaGetKernel_fn) __cudaGetKernel_slot = __cudaGetKernel_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&__cudaGetKernel_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
@@ -461,18 +461,18 @@ static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 
 /* __cudaInitModule */
 typedef char (*__cudaInitModule_fn)(void **a0);
-static char __cudaInitModule_resolve(void **a0);
-static _Atomic(__cudaInitModule_fn) __cudaInitModule_slot = __cudaInitModule_resolve;
-CUDASTUB_EXPORT char __cudaInitModule(void **a0)
-{
-	return atomic_load_explicit(&__cudaInitModule_slot, memory_order_acquire)(a0);
-}
 static char __cudaInitModule_unavailable(void **a0)
 {
 	(void)a0;
 	char zero;
 	memset(&zero, 0, sizeof zero);
 	return zero;
+}
+static char __cudaInitModule_resolve(void **a0);
+static _Atomic(__cudaInitModule_fn) __cudaInitModule_slot = __cudaInitModule_resolve;
+CUDASTUB_EXPORT char __cudaInitModule(void **a0)
+{
+	return atomic_load_explicit(&__cudaInitModule_slot, memory_order_acquire)(a0);
 }
 static char __cudaInitModule_resolve(void **a0)
 {
@@ -487,12 +487,6 @@ static char __cudaInitModule_resolve(void **a0)
 
 /* __cudaLaunchKernel */
 typedef cudaError_t (*__cudaLaunchKernel_fn)(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(__cudaLaunchKernel_fn) __cudaLaunchKernel_slot = __cudaLaunchKernel_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&__cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t __cudaLaunchKernel_unavailable(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -504,6 +498,44 @@ static cudaError_t __cudaLaunchKernel_unavailable(cudaKernel_t a0, dim3 a1, dim3
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaLaunchKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaLaunchKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaLaunchKernel = cudastub_cudart_resolve___cudaLaunchKernel;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaLaunchKernel(void);
+void *cudastub_cudart_bind___cudaLaunchKernel(void)
+{
+	__cudaLaunchKernel_fn fn = (__cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaLaunchKernel]);
+
+	if (!fn)
+		fn = __cudaLaunchKernel_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaLaunchKernel\n"
+	"	.type __cudaLaunchKernel, @function\n"
+	"__cudaLaunchKernel:\n"
+	"	jmp *cudastub_cudart_slot___cudaLaunchKernel(%rip)\n"
+	"	.size __cudaLaunchKernel, .-__cudaLaunchKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaLaunchKernel\n"
+	"	.type cudastub_cudart_resolve___cudaLaunchKernel, @function\n"
+	"cudastub_cudart_resolve___cudaLaunchKernel:\n"
+	"	lea cudastub_cudart_bind___cudaLaunchKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaLaunchKernel, .-cudastub_cudart_resolve___cudaLaunchKernel\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(__cudaLaunchKernel_fn) __cudaLaunchKernel_slot = __cudaLaunchKernel_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&__cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	__cudaLaunchKernel_fn fn = (__cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -514,15 +546,10 @@ static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2,
 	atomic_store_explicit(&__cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* __cudaLaunchKernel_ptsz */
 typedef cudaError_t (*__cudaLaunchKernel_ptsz_fn)(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(__cudaLaunchKernel_ptsz_fn) __cudaLaunchKernel_ptsz_slot = __cudaLaunchKernel_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&__cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t __cudaLaunchKernel_ptsz_unavailable(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -534,6 +561,44 @@ static cudaError_t __cudaLaunchKernel_ptsz_unavailable(cudaKernel_t a0, dim3 a1,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaLaunchKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaLaunchKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaLaunchKernel_ptsz = cudastub_cudart_resolve___cudaLaunchKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaLaunchKernel_ptsz(void);
+void *cudastub_cudart_bind___cudaLaunchKernel_ptsz(void)
+{
+	__cudaLaunchKernel_ptsz_fn fn = (__cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaLaunchKernel_ptsz]);
+
+	if (!fn)
+		fn = __cudaLaunchKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaLaunchKernel_ptsz\n"
+	"	.type __cudaLaunchKernel_ptsz, @function\n"
+	"__cudaLaunchKernel_ptsz:\n"
+	"	jmp *cudastub_cudart_slot___cudaLaunchKernel_ptsz(%rip)\n"
+	"	.size __cudaLaunchKernel_ptsz, .-__cudaLaunchKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaLaunchKernel_ptsz\n"
+	"	.type cudastub_cudart_resolve___cudaLaunchKernel_ptsz, @function\n"
+	"cudastub_cudart_resolve___cudaLaunchKernel_ptsz:\n"
+	"	lea cudastub_cudart_bind___cudaLaunchKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaLaunchKernel_ptsz, .-cudastub_cudart_resolve___cudaLaunchKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(__cudaLaunchKernel_ptsz_fn) __cudaLaunchKernel_ptsz_slot = __cudaLaunchKernel_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&__cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	__cudaLaunchKernel_ptsz_fn fn = (__cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -544,15 +609,10 @@ static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim
 	atomic_store_explicit(&__cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* __cudaPopCallConfiguration */
 typedef cudaError_t (*__cudaPopCallConfiguration_fn)(dim3 *a0, dim3 *a1, size_t *a2, void *a3);
-static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t *a2, void *a3);
-static _Atomic(__cudaPopCallConfiguration_fn) __cudaPopCallConfiguration_slot = __cudaPopCallConfiguration_resolve;
-CUDASTUB_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
-{
-	return atomic_load_explicit(&__cudaPopCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t __cudaPopCallConfiguration_unavailable(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
 {
 	(void)a0;
@@ -561,6 +621,12 @@ static cudaError_t __cudaPopCallConfiguration_unavailable(dim3 *a0, dim3 *a1, si
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F___cudaPopCallConfiguration]);
+}
+static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t *a2, void *a3);
+static _Atomic(__cudaPopCallConfiguration_fn) __cudaPopCallConfiguration_slot = __cudaPopCallConfiguration_resolve;
+CUDASTUB_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
+{
+	return atomic_load_explicit(&__cudaPopCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t *a2, void *a3)
 {
@@ -575,12 +641,6 @@ static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t
 
 /* __cudaPushCallConfiguration */
 typedef unsigned int (*__cudaPushCallConfiguration_fn)(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3);
-static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3);
-static _Atomic(__cudaPushCallConfiguration_fn) __cudaPushCallConfiguration_slot = __cudaPushCallConfiguration_resolve;
-CUDASTUB_EXPORT unsigned int __cudaPushCallConfiguration(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
-{
-	return atomic_load_explicit(&__cudaPushCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static unsigned int __cudaPushCallConfiguration_unavailable(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
 {
 	(void)a0;
@@ -590,6 +650,44 @@ static unsigned int __cudaPushCallConfiguration_unavailable(dim3 a0, dim3 a1, si
 	unsigned int zero;
 	memset(&zero, 0, sizeof zero);
 	return zero;
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaPushCallConfiguration[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaPushCallConfiguration = cudastub_cudart_resolve___cudaPushCallConfiguration;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaPushCallConfiguration(void);
+void *cudastub_cudart_bind___cudaPushCallConfiguration(void)
+{
+	__cudaPushCallConfiguration_fn fn = (__cudaPushCallConfiguration_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaPushCallConfiguration]);
+
+	if (!fn)
+		fn = __cudaPushCallConfiguration_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaPushCallConfiguration, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaPushCallConfiguration\n"
+	"	.type __cudaPushCallConfiguration, @function\n"
+	"__cudaPushCallConfiguration:\n"
+	"	jmp *cudastub_cudart_slot___cudaPushCallConfiguration(%rip)\n"
+	"	.size __cudaPushCallConfiguration, .-__cudaPushCallConfiguration\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaPushCallConfiguration\n"
+	"	.type cudastub_cudart_resolve___cudaPushCallConfiguration, @function\n"
+	"cudastub_cudart_resolve___cudaPushCallConfiguration:\n"
+	"	lea cudastub_cudart_bind___cudaPushCallConfiguration(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaPushCallConfiguration, .-cudastub_cudart_resolve___cudaPushCallConfiguration\n"
+	"	.popsection\n"
+);
+#else
+static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3);
+static _Atomic(__cudaPushCallConfiguration_fn) __cudaPushCallConfiguration_slot = __cudaPushCallConfiguration_resolve;
+CUDASTUB_EXPORT unsigned int __cudaPushCallConfiguration(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
+{
+	return atomic_load_explicit(&__cudaPushCallConfiguration_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t a2, struct CUstream_st *a3)
 {
@@ -601,19 +699,20 @@ static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t
 	atomic_store_explicit(&__cudaPushCallConfiguration_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* __cudaRegisterFatBinary */
 typedef void ** (*__cudaRegisterFatBinary_fn)(void *a0);
+static void ** __cudaRegisterFatBinary_unavailable(void *a0)
+{
+	(void)a0;
+	return NULL;
+}
 static void ** __cudaRegisterFatBinary_resolve(void *a0);
 static _Atomic(__cudaRegisterFatBinary_fn) __cudaRegisterFatBinary_slot = __cudaRegisterFatBinary_resolve;
 CUDASTUB_EXPORT void ** __cudaRegisterFatBinary(void *a0)
 {
 	return atomic_load_explicit(&__cudaRegisterFatBinary_slot, memory_order_acquire)(a0);
-}
-static void ** __cudaRegisterFatBinary_unavailable(void *a0)
-{
-	(void)a0;
-	return NULL;
 }
 static void ** __cudaRegisterFatBinary_resolve(void *a0)
 {
@@ -628,15 +727,15 @@ static void ** __cudaRegisterFatBinary_resolve(void *a0)
 
 /* __cudaRegisterFatBinaryEnd */
 typedef void (*__cudaRegisterFatBinaryEnd_fn)(void **a0);
+static void __cudaRegisterFatBinaryEnd_unavailable(void **a0)
+{
+	(void)a0;
+}
 static void __cudaRegisterFatBinaryEnd_resolve(void **a0);
 static _Atomic(__cudaRegisterFatBinaryEnd_fn) __cudaRegisterFatBinaryEnd_slot = __cudaRegisterFatBinaryEnd_resolve;
 CUDASTUB_EXPORT void __cudaRegisterFatBinaryEnd(void **a0)
 {
 	atomic_load_explicit(&__cudaRegisterFatBinaryEnd_slot, memory_order_acquire)(a0);
-}
-static void __cudaRegisterFatBinaryEnd_unavailable(void **a0)
-{
-	(void)a0;
 }
 static void __cudaRegisterFatBinaryEnd_resolve(void **a0)
 {
@@ -651,12 +750,6 @@ static void __cudaRegisterFatBinaryEnd_resolve(void **a0)
 
 /* __cudaRegisterFunction */
 typedef void (*__cudaRegisterFunction_fn)(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
-static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
-static _Atomic(__cudaRegisterFunction_fn) __cudaRegisterFunction_slot = __cudaRegisterFunction_resolve;
-CUDASTUB_EXPORT void __cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
-{
-	atomic_load_explicit(&__cudaRegisterFunction_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-}
 static void __cudaRegisterFunction_unavailable(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
 {
 	(void)a0;
@@ -670,6 +763,44 @@ static void __cudaRegisterFunction_unavailable(void **a0, const char *a1, char *
 	(void)a8;
 	(void)a9;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaRegisterFunction[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterFunction = cudastub_cudart_resolve___cudaRegisterFunction;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterFunction(void);
+void *cudastub_cudart_bind___cudaRegisterFunction(void)
+{
+	__cudaRegisterFunction_fn fn = (__cudaRegisterFunction_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaRegisterFunction]);
+
+	if (!fn)
+		fn = __cudaRegisterFunction_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterFunction, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaRegisterFunction\n"
+	"	.type __cudaRegisterFunction, @function\n"
+	"__cudaRegisterFunction:\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterFunction(%rip)\n"
+	"	.size __cudaRegisterFunction, .-__cudaRegisterFunction\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterFunction\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterFunction, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterFunction:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterFunction(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterFunction, .-cudastub_cudart_resolve___cudaRegisterFunction\n"
+	"	.popsection\n"
+);
+#else
+static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
+static _Atomic(__cudaRegisterFunction_fn) __cudaRegisterFunction_slot = __cudaRegisterFunction_resolve;
+CUDASTUB_EXPORT void __cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
+{
+	atomic_load_explicit(&__cudaRegisterFunction_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+}
 static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
 {
 	__cudaRegisterFunction_fn fn = (__cudaRegisterFunction_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -680,15 +811,10 @@ static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, 
 	atomic_store_explicit(&__cudaRegisterFunction_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
+#endif
 
 /* __cudaRegisterManagedVar */
 typedef void (*__cudaRegisterManagedVar_fn)(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static _Atomic(__cudaRegisterManagedVar_fn) __cudaRegisterManagedVar_slot = __cudaRegisterManagedVar_resolve;
-CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
-{
-	atomic_load_explicit(&__cudaRegisterManagedVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static void __cudaRegisterManagedVar_unavailable(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	(void)a0;
@@ -700,6 +826,44 @@ static void __cudaRegisterManagedVar_unavailable(void **a0, void **a1, char *a2,
 	(void)a6;
 	(void)a7;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaRegisterManagedVar[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterManagedVar = cudastub_cudart_resolve___cudaRegisterManagedVar;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterManagedVar(void);
+void *cudastub_cudart_bind___cudaRegisterManagedVar(void)
+{
+	__cudaRegisterManagedVar_fn fn = (__cudaRegisterManagedVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaRegisterManagedVar]);
+
+	if (!fn)
+		fn = __cudaRegisterManagedVar_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterManagedVar, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaRegisterManagedVar\n"
+	"	.type __cudaRegisterManagedVar, @function\n"
+	"__cudaRegisterManagedVar:\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterManagedVar(%rip)\n"
+	"	.size __cudaRegisterManagedVar, .-__cudaRegisterManagedVar\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterManagedVar\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterManagedVar, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterManagedVar:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterManagedVar(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterManagedVar, .-cudastub_cudart_resolve___cudaRegisterManagedVar\n"
+	"	.popsection\n"
+);
+#else
+static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+static _Atomic(__cudaRegisterManagedVar_fn) __cudaRegisterManagedVar_slot = __cudaRegisterManagedVar_resolve;
+CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+{
+	atomic_load_explicit(&__cudaRegisterManagedVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	__cudaRegisterManagedVar_fn fn = (__cudaRegisterManagedVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -710,15 +874,10 @@ static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, con
 	atomic_store_explicit(&__cudaRegisterManagedVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* __cudaRegisterVar */
 typedef void (*__cudaRegisterVar_fn)(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-static _Atomic(__cudaRegisterVar_fn) __cudaRegisterVar_slot = __cudaRegisterVar_resolve;
-CUDASTUB_EXPORT void __cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
-{
-	atomic_load_explicit(&__cudaRegisterVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static void __cudaRegisterVar_unavailable(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	(void)a0;
@@ -730,6 +889,44 @@ static void __cudaRegisterVar_unavailable(void **a0, char *a1, char *a2, const c
 	(void)a6;
 	(void)a7;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve___cudaRegisterVar[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterVar = cudastub_cudart_resolve___cudaRegisterVar;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterVar(void);
+void *cudastub_cudart_bind___cudaRegisterVar(void)
+{
+	__cudaRegisterVar_fn fn = (__cudaRegisterVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F___cudaRegisterVar]);
+
+	if (!fn)
+		fn = __cudaRegisterVar_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterVar, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl __cudaRegisterVar\n"
+	"	.type __cudaRegisterVar, @function\n"
+	"__cudaRegisterVar:\n"
+	"	jmp *cudastub_cudart_slot___cudaRegisterVar(%rip)\n"
+	"	.size __cudaRegisterVar, .-__cudaRegisterVar\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve___cudaRegisterVar\n"
+	"	.type cudastub_cudart_resolve___cudaRegisterVar, @function\n"
+	"cudastub_cudart_resolve___cudaRegisterVar:\n"
+	"	lea cudastub_cudart_bind___cudaRegisterVar(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve___cudaRegisterVar, .-cudastub_cudart_resolve___cudaRegisterVar\n"
+	"	.popsection\n"
+);
+#else
+static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+static _Atomic(__cudaRegisterVar_fn) __cudaRegisterVar_slot = __cudaRegisterVar_resolve;
+CUDASTUB_EXPORT void __cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+{
+	atomic_load_explicit(&__cudaRegisterVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	__cudaRegisterVar_fn fn = (__cudaRegisterVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -740,18 +937,19 @@ static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char 
 	atomic_store_explicit(&__cudaRegisterVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* __cudaUnregisterFatBinary */
 typedef void (*__cudaUnregisterFatBinary_fn)(void **a0);
+static void __cudaUnregisterFatBinary_unavailable(void **a0)
+{
+	(void)a0;
+}
 static void __cudaUnregisterFatBinary_resolve(void **a0);
 static _Atomic(__cudaUnregisterFatBinary_fn) __cudaUnregisterFatBinary_slot = __cudaUnregisterFatBinary_resolve;
 CUDASTUB_EXPORT void __cudaUnregisterFatBinary(void **a0)
 {
 	atomic_load_explicit(&__cudaUnregisterFatBinary_slot, memory_order_acquire)(a0);
-}
-static void __cudaUnregisterFatBinary_unavailable(void **a0)
-{
-	(void)a0;
 }
 static void __cudaUnregisterFatBinary_resolve(void **a0)
 {
@@ -766,12 +964,6 @@ static void __cudaUnregisterFatBinary_resolve(void **a0)
 
 /* cudaArrayGetInfo */
 typedef cudaError_t (*cudaArrayGetInfo_fn)(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3);
-static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3);
-static _Atomic(cudaArrayGetInfo_fn) cudaArrayGetInfo_slot = cudaArrayGetInfo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
-{
-	return atomic_load_explicit(&cudaArrayGetInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaArrayGetInfo_unavailable(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
 {
 	(void)a0;
@@ -780,6 +972,12 @@ static cudaError_t cudaArrayGetInfo_unavailable(struct cudaChannelFormatDesc *a0
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetInfo]);
+}
+static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3);
+static _Atomic(cudaArrayGetInfo_fn) cudaArrayGetInfo_slot = cudaArrayGetInfo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
+{
+	return atomic_load_explicit(&cudaArrayGetInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, struct cudaExtent *a1, unsigned int *a2, cudaArray_t a3)
 {
@@ -794,12 +992,6 @@ static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, st
 
 /* cudaArrayGetMemoryRequirements */
 typedef cudaError_t (*cudaArrayGetMemoryRequirements_fn)(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2);
-static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2);
-static _Atomic(cudaArrayGetMemoryRequirements_fn) cudaArrayGetMemoryRequirements_slot = cudaArrayGetMemoryRequirements_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
-{
-	return atomic_load_explicit(&cudaArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaArrayGetMemoryRequirements_unavailable(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
 {
 	(void)a0;
@@ -807,6 +999,12 @@ static cudaError_t cudaArrayGetMemoryRequirements_unavailable(struct cudaArrayMe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetMemoryRequirements]);
+}
+static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2);
+static _Atomic(cudaArrayGetMemoryRequirements_fn) cudaArrayGetMemoryRequirements_slot = cudaArrayGetMemoryRequirements_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
+{
+	return atomic_load_explicit(&cudaArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaArray_t a1, int a2)
 {
@@ -821,12 +1019,6 @@ static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemory
 
 /* cudaArrayGetPlane */
 typedef cudaError_t (*cudaArrayGetPlane_fn)(cudaArray_t *a0, cudaArray_t a1, unsigned int a2);
-static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, unsigned int a2);
-static _Atomic(cudaArrayGetPlane_fn) cudaArrayGetPlane_slot = cudaArrayGetPlane_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetPlane(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaArrayGetPlane_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaArrayGetPlane_unavailable(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -834,6 +1026,12 @@ static cudaError_t cudaArrayGetPlane_unavailable(cudaArray_t *a0, cudaArray_t a1
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetPlane]);
+}
+static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, unsigned int a2);
+static _Atomic(cudaArrayGetPlane_fn) cudaArrayGetPlane_slot = cudaArrayGetPlane_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetPlane(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaArrayGetPlane_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, unsigned int a2)
 {
@@ -848,18 +1046,18 @@ static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, un
 
 /* cudaArrayGetSparseProperties */
 typedef cudaError_t (*cudaArrayGetSparseProperties_fn)(struct cudaArraySparseProperties *a0, cudaArray_t a1);
-static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaArray_t a1);
-static _Atomic(cudaArrayGetSparseProperties_fn) cudaArrayGetSparseProperties_slot = cudaArrayGetSparseProperties_resolve;
-CUDASTUB_EXPORT cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaArray_t a1)
-{
-	return atomic_load_explicit(&cudaArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaArrayGetSparseProperties_unavailable(struct cudaArraySparseProperties *a0, cudaArray_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaArrayGetSparseProperties]);
+}
+static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaArray_t a1);
+static _Atomic(cudaArrayGetSparseProperties_fn) cudaArrayGetSparseProperties_slot = cudaArrayGetSparseProperties_resolve;
+CUDASTUB_EXPORT cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaArray_t a1)
+{
+	return atomic_load_explicit(&cudaArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaArray_t a1)
 {
@@ -874,18 +1072,18 @@ static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparsePr
 
 /* cudaChooseDevice */
 typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
-static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp *a1);
-static _Atomic(cudaChooseDevice_fn) cudaChooseDevice_slot = cudaChooseDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaChooseDevice(int *a0, const struct cudaDeviceProp *a1)
-{
-	return atomic_load_explicit(&cudaChooseDevice_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaChooseDevice_unavailable(int *a0, const struct cudaDeviceProp *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaChooseDevice]);
+}
+static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp *a1);
+static _Atomic(cudaChooseDevice_fn) cudaChooseDevice_slot = cudaChooseDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaChooseDevice(int *a0, const struct cudaDeviceProp *a1)
+{
+	return atomic_load_explicit(&cudaChooseDevice_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp *a1)
 {
@@ -900,12 +1098,6 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 
 /* cudaCreateChannelDesc */
 typedef struct cudaChannelFormatDesc (*cudaCreateChannelDesc_fn)(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
-static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
-static _Atomic(cudaCreateChannelDesc_fn) cudaCreateChannelDesc_slot = cudaCreateChannelDesc_resolve;
-CUDASTUB_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
-{
-	return atomic_load_explicit(&cudaCreateChannelDesc_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static struct cudaChannelFormatDesc cudaCreateChannelDesc_unavailable(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
 {
 	(void)a0;
@@ -917,6 +1109,44 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_unavailable(int a0, in
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaCreateChannelDesc[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaCreateChannelDesc = cudastub_cudart_resolve_cudaCreateChannelDesc;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaCreateChannelDesc(void);
+void *cudastub_cudart_bind_cudaCreateChannelDesc(void)
+{
+	cudaCreateChannelDesc_fn fn = (cudaCreateChannelDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaCreateChannelDesc]);
+
+	if (!fn)
+		fn = cudaCreateChannelDesc_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateChannelDesc, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaCreateChannelDesc\n"
+	"	.type cudaCreateChannelDesc, @function\n"
+	"cudaCreateChannelDesc:\n"
+	"	jmp *cudastub_cudart_slot_cudaCreateChannelDesc(%rip)\n"
+	"	.size cudaCreateChannelDesc, .-cudaCreateChannelDesc\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaCreateChannelDesc\n"
+	"	.type cudastub_cudart_resolve_cudaCreateChannelDesc, @function\n"
+	"cudastub_cudart_resolve_cudaCreateChannelDesc:\n"
+	"	lea cudastub_cudart_bind_cudaCreateChannelDesc(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaCreateChannelDesc, .-cudastub_cudart_resolve_cudaCreateChannelDesc\n"
+	"	.popsection\n"
+);
+#else
+static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
+static _Atomic(cudaCreateChannelDesc_fn) cudaCreateChannelDesc_slot = cudaCreateChannelDesc_resolve;
+CUDASTUB_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
+{
+	return atomic_load_explicit(&cudaCreateChannelDesc_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
+}
 static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
 {
 	cudaCreateChannelDesc_fn fn = (cudaCreateChannelDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -927,21 +1157,22 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1
 	atomic_store_explicit(&cudaCreateChannelDesc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaCreateSurfaceObject */
 typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
-static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
-static _Atomic(cudaCreateSurfaceObject_fn) cudaCreateSurfaceObject_slot = cudaCreateSurfaceObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
-{
-	return atomic_load_explicit(&cudaCreateSurfaceObject_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaCreateSurfaceObject_unavailable(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaCreateSurfaceObject]);
+}
+static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
+static _Atomic(cudaCreateSurfaceObject_fn) cudaCreateSurfaceObject_slot = cudaCreateSurfaceObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
+{
+	return atomic_load_explicit(&cudaCreateSurfaceObject_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
 {
@@ -956,12 +1187,6 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 
 /* cudaCreateTextureObject */
 typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
-static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
-static _Atomic(cudaCreateTextureObject_fn) cudaCreateTextureObject_slot = cudaCreateTextureObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
-{
-	return atomic_load_explicit(&cudaCreateTextureObject_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaCreateTextureObject_unavailable(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
 {
 	(void)a0;
@@ -970,6 +1195,12 @@ static cudaError_t cudaCreateTextureObject_unavailable(cudaTextureObject_t *a0, 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaCreateTextureObject]);
+}
+static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
+static _Atomic(cudaCreateTextureObject_fn) cudaCreateTextureObject_slot = cudaCreateTextureObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
+{
+	return atomic_load_explicit(&cudaCreateTextureObject_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
 {
@@ -984,16 +1215,16 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 
 /* cudaCtxResetPersistingL2Cache */
 typedef cudaError_t (*cudaCtxResetPersistingL2Cache_fn)(void);
+static cudaError_t cudaCtxResetPersistingL2Cache_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaCtxResetPersistingL2Cache]);
+}
 static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void);
 static _Atomic(cudaCtxResetPersistingL2Cache_fn) cudaCtxResetPersistingL2Cache_slot = cudaCtxResetPersistingL2Cache_resolve;
 CUDASTUB_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void)
 {
 	return atomic_load_explicit(&cudaCtxResetPersistingL2Cache_slot, memory_order_acquire)();
-}
-static cudaError_t cudaCtxResetPersistingL2Cache_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaCtxResetPersistingL2Cache]);
 }
 static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void)
 {
@@ -1008,17 +1239,17 @@ static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void)
 
 /* cudaDestroyExternalMemory */
 typedef cudaError_t (*cudaDestroyExternalMemory_fn)(cudaExternalMemory_t a0);
-static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0);
-static _Atomic(cudaDestroyExternalMemory_fn) cudaDestroyExternalMemory_slot = cudaDestroyExternalMemory_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t a0)
-{
-	return atomic_load_explicit(&cudaDestroyExternalMemory_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroyExternalMemory_unavailable(cudaExternalMemory_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroyExternalMemory]);
+}
+static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0);
+static _Atomic(cudaDestroyExternalMemory_fn) cudaDestroyExternalMemory_slot = cudaDestroyExternalMemory_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t a0)
+{
+	return atomic_load_explicit(&cudaDestroyExternalMemory_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0)
 {
@@ -1033,17 +1264,17 @@ static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0)
 
 /* cudaDestroyExternalSemaphore */
 typedef cudaError_t (*cudaDestroyExternalSemaphore_fn)(cudaExternalSemaphore_t a0);
-static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t a0);
-static _Atomic(cudaDestroyExternalSemaphore_fn) cudaDestroyExternalSemaphore_slot = cudaDestroyExternalSemaphore_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t a0)
-{
-	return atomic_load_explicit(&cudaDestroyExternalSemaphore_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroyExternalSemaphore_unavailable(cudaExternalSemaphore_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroyExternalSemaphore]);
+}
+static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t a0);
+static _Atomic(cudaDestroyExternalSemaphore_fn) cudaDestroyExternalSemaphore_slot = cudaDestroyExternalSemaphore_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t a0)
+{
+	return atomic_load_explicit(&cudaDestroyExternalSemaphore_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t a0)
 {
@@ -1058,17 +1289,17 @@ static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t 
 
 /* cudaDestroySurfaceObject */
 typedef cudaError_t (*cudaDestroySurfaceObject_fn)(cudaSurfaceObject_t a0);
-static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0);
-static _Atomic(cudaDestroySurfaceObject_fn) cudaDestroySurfaceObject_slot = cudaDestroySurfaceObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t a0)
-{
-	return atomic_load_explicit(&cudaDestroySurfaceObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroySurfaceObject_unavailable(cudaSurfaceObject_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroySurfaceObject]);
+}
+static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0);
+static _Atomic(cudaDestroySurfaceObject_fn) cudaDestroySurfaceObject_slot = cudaDestroySurfaceObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t a0)
+{
+	return atomic_load_explicit(&cudaDestroySurfaceObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0)
 {
@@ -1083,17 +1314,17 @@ static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0)
 
 /* cudaDestroyTextureObject */
 typedef cudaError_t (*cudaDestroyTextureObject_fn)(cudaTextureObject_t a0);
-static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0);
-static _Atomic(cudaDestroyTextureObject_fn) cudaDestroyTextureObject_slot = cudaDestroyTextureObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t a0)
-{
-	return atomic_load_explicit(&cudaDestroyTextureObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDestroyTextureObject_unavailable(cudaTextureObject_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDestroyTextureObject]);
+}
+static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0);
+static _Atomic(cudaDestroyTextureObject_fn) cudaDestroyTextureObject_slot = cudaDestroyTextureObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t a0)
+{
+	return atomic_load_explicit(&cudaDestroyTextureObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0)
 {
@@ -1108,12 +1339,6 @@ static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0)
 
 /* cudaDeviceCanAccessPeer */
 typedef cudaError_t (*cudaDeviceCanAccessPeer_fn)(int *a0, int a1, int a2);
-static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2);
-static _Atomic(cudaDeviceCanAccessPeer_fn) cudaDeviceCanAccessPeer_slot = cudaDeviceCanAccessPeer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *a0, int a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceCanAccessPeer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceCanAccessPeer_unavailable(int *a0, int a1, int a2)
 {
 	(void)a0;
@@ -1121,6 +1346,12 @@ static cudaError_t cudaDeviceCanAccessPeer_unavailable(int *a0, int a1, int a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceCanAccessPeer]);
+}
+static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2);
+static _Atomic(cudaDeviceCanAccessPeer_fn) cudaDeviceCanAccessPeer_slot = cudaDeviceCanAccessPeer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *a0, int a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceCanAccessPeer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2)
 {
@@ -1135,17 +1366,17 @@ static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2)
 
 /* cudaDeviceDisablePeerAccess */
 typedef cudaError_t (*cudaDeviceDisablePeerAccess_fn)(int a0);
-static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0);
-static _Atomic(cudaDeviceDisablePeerAccess_fn) cudaDeviceDisablePeerAccess_slot = cudaDeviceDisablePeerAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int a0)
-{
-	return atomic_load_explicit(&cudaDeviceDisablePeerAccess_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceDisablePeerAccess_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceDisablePeerAccess]);
+}
+static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0);
+static _Atomic(cudaDeviceDisablePeerAccess_fn) cudaDeviceDisablePeerAccess_slot = cudaDeviceDisablePeerAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int a0)
+{
+	return atomic_load_explicit(&cudaDeviceDisablePeerAccess_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0)
 {
@@ -1160,18 +1391,18 @@ static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0)
 
 /* cudaDeviceEnablePeerAccess */
 typedef cudaError_t (*cudaDeviceEnablePeerAccess_fn)(int a0, unsigned int a1);
-static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1);
-static _Atomic(cudaDeviceEnablePeerAccess_fn) cudaDeviceEnablePeerAccess_slot = cudaDeviceEnablePeerAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaDeviceEnablePeerAccess_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceEnablePeerAccess_unavailable(int a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceEnablePeerAccess]);
+}
+static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1);
+static _Atomic(cudaDeviceEnablePeerAccess_fn) cudaDeviceEnablePeerAccess_slot = cudaDeviceEnablePeerAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaDeviceEnablePeerAccess_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1)
 {
@@ -1186,18 +1417,18 @@ static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1)
 
 /* cudaDeviceFlushGPUDirectRDMAWrites */
 typedef cudaError_t (*cudaDeviceFlushGPUDirectRDMAWrites_fn)(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1);
-static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1);
-static _Atomic(cudaDeviceFlushGPUDirectRDMAWrites_fn) cudaDeviceFlushGPUDirectRDMAWrites_slot = cudaDeviceFlushGPUDirectRDMAWrites_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
-{
-	return atomic_load_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_unavailable(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceFlushGPUDirectRDMAWrites]);
+}
+static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1);
+static _Atomic(cudaDeviceFlushGPUDirectRDMAWrites_fn) cudaDeviceFlushGPUDirectRDMAWrites_slot = cudaDeviceFlushGPUDirectRDMAWrites_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
+{
+	return atomic_load_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUDirectRDMAWritesTarget a0, enum cudaFlushGPUDirectRDMAWritesScope a1)
 {
@@ -1212,12 +1443,6 @@ static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUD
 
 /* cudaDeviceGetAttribute */
 typedef cudaError_t (*cudaDeviceGetAttribute_fn)(int *a0, enum cudaDeviceAttr a1, int a2);
-static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a1, int a2);
-static _Atomic(cudaDeviceGetAttribute_fn) cudaDeviceGetAttribute_slot = cudaDeviceGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetAttribute(int *a0, enum cudaDeviceAttr a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetAttribute_unavailable(int *a0, enum cudaDeviceAttr a1, int a2)
 {
 	(void)a0;
@@ -1225,6 +1450,12 @@ static cudaError_t cudaDeviceGetAttribute_unavailable(int *a0, enum cudaDeviceAt
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetAttribute]);
+}
+static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a1, int a2);
+static _Atomic(cudaDeviceGetAttribute_fn) cudaDeviceGetAttribute_slot = cudaDeviceGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetAttribute(int *a0, enum cudaDeviceAttr a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a1, int a2)
 {
@@ -1239,18 +1470,18 @@ static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a
 
 /* cudaDeviceGetByPCIBusId */
 typedef cudaError_t (*cudaDeviceGetByPCIBusId_fn)(int *a0, const char *a1);
-static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1);
-static _Atomic(cudaDeviceGetByPCIBusId_fn) cudaDeviceGetByPCIBusId_slot = cudaDeviceGetByPCIBusId_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *a0, const char *a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetByPCIBusId_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetByPCIBusId_unavailable(int *a0, const char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetByPCIBusId]);
+}
+static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1);
+static _Atomic(cudaDeviceGetByPCIBusId_fn) cudaDeviceGetByPCIBusId_slot = cudaDeviceGetByPCIBusId_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *a0, const char *a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetByPCIBusId_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1)
 {
@@ -1265,17 +1496,17 @@ static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1)
 
 /* cudaDeviceGetCacheConfig */
 typedef cudaError_t (*cudaDeviceGetCacheConfig_fn)(enum cudaFuncCache *a0);
-static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0);
-static _Atomic(cudaDeviceGetCacheConfig_fn) cudaDeviceGetCacheConfig_slot = cudaDeviceGetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *a0)
-{
-	return atomic_load_explicit(&cudaDeviceGetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceGetCacheConfig_unavailable(enum cudaFuncCache *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetCacheConfig]);
+}
+static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0);
+static _Atomic(cudaDeviceGetCacheConfig_fn) cudaDeviceGetCacheConfig_slot = cudaDeviceGetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *a0)
+{
+	return atomic_load_explicit(&cudaDeviceGetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0)
 {
@@ -1290,18 +1521,18 @@ static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0)
 
 /* cudaDeviceGetDefaultMemPool */
 typedef cudaError_t (*cudaDeviceGetDefaultMemPool_fn)(cudaMemPool_t *a0, int a1);
-static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1);
-static _Atomic(cudaDeviceGetDefaultMemPool_fn) cudaDeviceGetDefaultMemPool_slot = cudaDeviceGetDefaultMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *a0, int a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetDefaultMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetDefaultMemPool_unavailable(cudaMemPool_t *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetDefaultMemPool]);
+}
+static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1);
+static _Atomic(cudaDeviceGetDefaultMemPool_fn) cudaDeviceGetDefaultMemPool_slot = cudaDeviceGetDefaultMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *a0, int a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetDefaultMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1)
 {
@@ -1316,12 +1547,6 @@ static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1
 
 /* cudaDeviceGetGraphMemAttribute */
 typedef cudaError_t (*cudaDeviceGetGraphMemAttribute_fn)(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static _Atomic(cudaDeviceGetGraphMemAttribute_fn) cudaDeviceGetGraphMemAttribute_slot = cudaDeviceGetGraphMemAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetGraphMemAttribute_unavailable(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
 	(void)a0;
@@ -1329,6 +1554,12 @@ static cudaError_t cudaDeviceGetGraphMemAttribute_unavailable(int a0, enum cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetGraphMemAttribute]);
+}
+static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
+static _Atomic(cudaDeviceGetGraphMemAttribute_fn) cudaDeviceGetGraphMemAttribute_slot = cudaDeviceGetGraphMemAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
@@ -1343,12 +1574,6 @@ static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraph
 
 /* cudaDeviceGetHostAtomicCapabilities */
 typedef cudaError_t (*cudaDeviceGetHostAtomicCapabilities_fn)(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3);
-static cudaError_t cudaDeviceGetHostAtomicCapabilities_resolve(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3);
-static _Atomic(cudaDeviceGetHostAtomicCapabilities_fn) cudaDeviceGetHostAtomicCapabilities_slot = cudaDeviceGetHostAtomicCapabilities_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3)
-{
-	return atomic_load_explicit(&cudaDeviceGetHostAtomicCapabilities_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaDeviceGetHostAtomicCapabilities_unavailable(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3)
 {
 	(void)a0;
@@ -1357,6 +1582,12 @@ static cudaError_t cudaDeviceGetHostAtomicCapabilities_unavailable(unsigned int 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetHostAtomicCapabilities]);
+}
+static cudaError_t cudaDeviceGetHostAtomicCapabilities_resolve(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3);
+static _Atomic(cudaDeviceGetHostAtomicCapabilities_fn) cudaDeviceGetHostAtomicCapabilities_slot = cudaDeviceGetHostAtomicCapabilities_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3)
+{
+	return atomic_load_explicit(&cudaDeviceGetHostAtomicCapabilities_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaDeviceGetHostAtomicCapabilities_resolve(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3)
 {
@@ -1371,18 +1602,18 @@ static cudaError_t cudaDeviceGetHostAtomicCapabilities_resolve(unsigned int *a0,
 
 /* cudaDeviceGetLimit */
 typedef cudaError_t (*cudaDeviceGetLimit_fn)(size_t *a0, enum cudaLimit a1);
-static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1);
-static _Atomic(cudaDeviceGetLimit_fn) cudaDeviceGetLimit_slot = cudaDeviceGetLimit_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetLimit(size_t *a0, enum cudaLimit a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetLimit_unavailable(size_t *a0, enum cudaLimit a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetLimit]);
+}
+static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1);
+static _Atomic(cudaDeviceGetLimit_fn) cudaDeviceGetLimit_slot = cudaDeviceGetLimit_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetLimit(size_t *a0, enum cudaLimit a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetLimit_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 {
@@ -1397,18 +1628,18 @@ static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 
 /* cudaDeviceGetMemPool */
 typedef cudaError_t (*cudaDeviceGetMemPool_fn)(cudaMemPool_t *a0, int a1);
-static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1);
-static _Atomic(cudaDeviceGetMemPool_fn) cudaDeviceGetMemPool_slot = cudaDeviceGetMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *a0, int a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetMemPool_unavailable(cudaMemPool_t *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetMemPool]);
+}
+static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1);
+static _Atomic(cudaDeviceGetMemPool_fn) cudaDeviceGetMemPool_slot = cudaDeviceGetMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *a0, int a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1)
 {
@@ -1423,12 +1654,6 @@ static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1)
 
 /* cudaDeviceGetNvSciSyncAttributes */
 typedef cudaError_t (*cudaDeviceGetNvSciSyncAttributes_fn)(void *a0, int a1, int a2);
-static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, int a2);
-static _Atomic(cudaDeviceGetNvSciSyncAttributes_fn) cudaDeviceGetNvSciSyncAttributes_slot = cudaDeviceGetNvSciSyncAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetNvSciSyncAttributes(void *a0, int a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetNvSciSyncAttributes_unavailable(void *a0, int a1, int a2)
 {
 	(void)a0;
@@ -1436,6 +1661,12 @@ static cudaError_t cudaDeviceGetNvSciSyncAttributes_unavailable(void *a0, int a1
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetNvSciSyncAttributes]);
+}
+static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, int a2);
+static _Atomic(cudaDeviceGetNvSciSyncAttributes_fn) cudaDeviceGetNvSciSyncAttributes_slot = cudaDeviceGetNvSciSyncAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetNvSciSyncAttributes(void *a0, int a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, int a2)
 {
@@ -1450,12 +1681,6 @@ static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, in
 
 /* cudaDeviceGetP2PAtomicCapabilities */
 typedef cudaError_t (*cudaDeviceGetP2PAtomicCapabilities_fn)(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3, int a4);
-static cudaError_t cudaDeviceGetP2PAtomicCapabilities_resolve(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3, int a4);
-static _Atomic(cudaDeviceGetP2PAtomicCapabilities_fn) cudaDeviceGetP2PAtomicCapabilities_slot = cudaDeviceGetP2PAtomicCapabilities_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3, int a4)
-{
-	return atomic_load_explicit(&cudaDeviceGetP2PAtomicCapabilities_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaDeviceGetP2PAtomicCapabilities_unavailable(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3, int a4)
 {
 	(void)a0;
@@ -1465,6 +1690,12 @@ static cudaError_t cudaDeviceGetP2PAtomicCapabilities_unavailable(unsigned int *
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetP2PAtomicCapabilities]);
+}
+static cudaError_t cudaDeviceGetP2PAtomicCapabilities_resolve(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3, int a4);
+static _Atomic(cudaDeviceGetP2PAtomicCapabilities_fn) cudaDeviceGetP2PAtomicCapabilities_slot = cudaDeviceGetP2PAtomicCapabilities_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3, int a4)
+{
+	return atomic_load_explicit(&cudaDeviceGetP2PAtomicCapabilities_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaDeviceGetP2PAtomicCapabilities_resolve(unsigned int *a0, const enum cudaAtomicOperation *a1, unsigned int a2, int a3, int a4)
 {
@@ -1479,12 +1710,6 @@ static cudaError_t cudaDeviceGetP2PAtomicCapabilities_resolve(unsigned int *a0, 
 
 /* cudaDeviceGetP2PAttribute */
 typedef cudaError_t (*cudaDeviceGetP2PAttribute_fn)(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3);
-static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3);
-static _Atomic(cudaDeviceGetP2PAttribute_fn) cudaDeviceGetP2PAttribute_slot = cudaDeviceGetP2PAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
-{
-	return atomic_load_explicit(&cudaDeviceGetP2PAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaDeviceGetP2PAttribute_unavailable(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
 {
 	(void)a0;
@@ -1493,6 +1718,12 @@ static cudaError_t cudaDeviceGetP2PAttribute_unavailable(int *a0, enum cudaDevic
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetP2PAttribute]);
+}
+static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3);
+static _Atomic(cudaDeviceGetP2PAttribute_fn) cudaDeviceGetP2PAttribute_slot = cudaDeviceGetP2PAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetP2PAttribute(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
+{
+	return atomic_load_explicit(&cudaDeviceGetP2PAttribute_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2PAttr a1, int a2, int a3)
 {
@@ -1507,12 +1738,6 @@ static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2P
 
 /* cudaDeviceGetPCIBusId */
 typedef cudaError_t (*cudaDeviceGetPCIBusId_fn)(char *a0, int a1, int a2);
-static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2);
-static _Atomic(cudaDeviceGetPCIBusId_fn) cudaDeviceGetPCIBusId_slot = cudaDeviceGetPCIBusId_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *a0, int a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetPCIBusId_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetPCIBusId_unavailable(char *a0, int a1, int a2)
 {
 	(void)a0;
@@ -1520,6 +1745,12 @@ static cudaError_t cudaDeviceGetPCIBusId_unavailable(char *a0, int a1, int a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetPCIBusId]);
+}
+static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2);
+static _Atomic(cudaDeviceGetPCIBusId_fn) cudaDeviceGetPCIBusId_slot = cudaDeviceGetPCIBusId_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *a0, int a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetPCIBusId_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2)
 {
@@ -1534,17 +1765,17 @@ static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2)
 
 /* cudaDeviceGetSharedMemConfig */
 typedef cudaError_t (*cudaDeviceGetSharedMemConfig_fn)(enum cudaSharedMemConfig *a0);
-static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig *a0);
-static _Atomic(cudaDeviceGetSharedMemConfig_fn) cudaDeviceGetSharedMemConfig_slot = cudaDeviceGetSharedMemConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *a0)
-{
-	return atomic_load_explicit(&cudaDeviceGetSharedMemConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceGetSharedMemConfig_unavailable(enum cudaSharedMemConfig *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetSharedMemConfig]);
+}
+static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig *a0);
+static _Atomic(cudaDeviceGetSharedMemConfig_fn) cudaDeviceGetSharedMemConfig_slot = cudaDeviceGetSharedMemConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *a0)
+{
+	return atomic_load_explicit(&cudaDeviceGetSharedMemConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig *a0)
 {
@@ -1559,18 +1790,18 @@ static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig
 
 /* cudaDeviceGetStreamPriorityRange */
 typedef cudaError_t (*cudaDeviceGetStreamPriorityRange_fn)(int *a0, int *a1);
-static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1);
-static _Atomic(cudaDeviceGetStreamPriorityRange_fn) cudaDeviceGetStreamPriorityRange_slot = cudaDeviceGetStreamPriorityRange_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *a0, int *a1)
-{
-	return atomic_load_explicit(&cudaDeviceGetStreamPriorityRange_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceGetStreamPriorityRange_unavailable(int *a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetStreamPriorityRange]);
+}
+static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1);
+static _Atomic(cudaDeviceGetStreamPriorityRange_fn) cudaDeviceGetStreamPriorityRange_slot = cudaDeviceGetStreamPriorityRange_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *a0, int *a1)
+{
+	return atomic_load_explicit(&cudaDeviceGetStreamPriorityRange_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1)
 {
@@ -1585,12 +1816,6 @@ static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1)
 
 /* cudaDeviceGetTexture1DLinearMaxWidth */
 typedef cudaError_t (*cudaDeviceGetTexture1DLinearMaxWidth_fn)(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2);
-static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2);
-static _Atomic(cudaDeviceGetTexture1DLinearMaxWidth_fn) cudaDeviceGetTexture1DLinearMaxWidth_slot = cudaDeviceGetTexture1DLinearMaxWidth_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
-{
-	return atomic_load_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_unavailable(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
 {
 	(void)a0;
@@ -1598,6 +1823,12 @@ static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_unavailable(size_t *a0, 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGetTexture1DLinearMaxWidth]);
+}
+static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2);
+static _Atomic(cudaDeviceGetTexture1DLinearMaxWidth_fn) cudaDeviceGetTexture1DLinearMaxWidth_slot = cudaDeviceGetTexture1DLinearMaxWidth_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
+{
+	return atomic_load_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, const struct cudaChannelFormatDesc *a1, int a2)
 {
@@ -1612,17 +1843,17 @@ static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, cons
 
 /* cudaDeviceGraphMemTrim */
 typedef cudaError_t (*cudaDeviceGraphMemTrim_fn)(int a0);
-static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0);
-static _Atomic(cudaDeviceGraphMemTrim_fn) cudaDeviceGraphMemTrim_slot = cudaDeviceGraphMemTrim_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceGraphMemTrim(int a0)
-{
-	return atomic_load_explicit(&cudaDeviceGraphMemTrim_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceGraphMemTrim_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceGraphMemTrim]);
+}
+static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0);
+static _Atomic(cudaDeviceGraphMemTrim_fn) cudaDeviceGraphMemTrim_slot = cudaDeviceGraphMemTrim_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceGraphMemTrim(int a0)
+{
+	return atomic_load_explicit(&cudaDeviceGraphMemTrim_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0)
 {
@@ -1637,12 +1868,6 @@ static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0)
 
 /* cudaDeviceRegisterAsyncNotification */
 typedef cudaError_t (*cudaDeviceRegisterAsyncNotification_fn)(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3);
-static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3);
-static _Atomic(cudaDeviceRegisterAsyncNotification_fn) cudaDeviceRegisterAsyncNotification_slot = cudaDeviceRegisterAsyncNotification_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
-{
-	return atomic_load_explicit(&cudaDeviceRegisterAsyncNotification_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaDeviceRegisterAsyncNotification_unavailable(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
 {
 	(void)a0;
@@ -1651,6 +1876,12 @@ static cudaError_t cudaDeviceRegisterAsyncNotification_unavailable(int a0, cudaA
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceRegisterAsyncNotification]);
+}
+static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3);
+static _Atomic(cudaDeviceRegisterAsyncNotification_fn) cudaDeviceRegisterAsyncNotification_slot = cudaDeviceRegisterAsyncNotification_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
+{
+	return atomic_load_explicit(&cudaDeviceRegisterAsyncNotification_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsyncCallback a1, void *a2, cudaAsyncCallbackHandle_t *a3)
 {
@@ -1665,16 +1896,16 @@ static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsync
 
 /* cudaDeviceReset */
 typedef cudaError_t (*cudaDeviceReset_fn)(void);
+static cudaError_t cudaDeviceReset_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaDeviceReset]);
+}
 static cudaError_t cudaDeviceReset_resolve(void);
 static _Atomic(cudaDeviceReset_fn) cudaDeviceReset_slot = cudaDeviceReset_resolve;
 CUDASTUB_EXPORT cudaError_t cudaDeviceReset(void)
 {
 	return atomic_load_explicit(&cudaDeviceReset_slot, memory_order_acquire)();
-}
-static cudaError_t cudaDeviceReset_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaDeviceReset]);
 }
 static cudaError_t cudaDeviceReset_resolve(void)
 {
@@ -1689,17 +1920,17 @@ static cudaError_t cudaDeviceReset_resolve(void)
 
 /* cudaDeviceSetCacheConfig */
 typedef cudaError_t (*cudaDeviceSetCacheConfig_fn)(enum cudaFuncCache a0);
-static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0);
-static _Atomic(cudaDeviceSetCacheConfig_fn) cudaDeviceSetCacheConfig_slot = cudaDeviceSetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache a0)
-{
-	return atomic_load_explicit(&cudaDeviceSetCacheConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceSetCacheConfig_unavailable(enum cudaFuncCache a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetCacheConfig]);
+}
+static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0);
+static _Atomic(cudaDeviceSetCacheConfig_fn) cudaDeviceSetCacheConfig_slot = cudaDeviceSetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache a0)
+{
+	return atomic_load_explicit(&cudaDeviceSetCacheConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0)
 {
@@ -1714,12 +1945,6 @@ static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0)
 
 /* cudaDeviceSetGraphMemAttribute */
 typedef cudaError_t (*cudaDeviceSetGraphMemAttribute_fn)(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
-static _Atomic(cudaDeviceSetGraphMemAttribute_fn) cudaDeviceSetGraphMemAttribute_slot = cudaDeviceSetGraphMemAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
-{
-	return atomic_load_explicit(&cudaDeviceSetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaDeviceSetGraphMemAttribute_unavailable(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
 	(void)a0;
@@ -1727,6 +1952,12 @@ static cudaError_t cudaDeviceSetGraphMemAttribute_unavailable(int a0, enum cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetGraphMemAttribute]);
+}
+static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2);
+static _Atomic(cudaDeviceSetGraphMemAttribute_fn) cudaDeviceSetGraphMemAttribute_slot = cudaDeviceSetGraphMemAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int a0, enum cudaGraphMemAttributeType a1, void *a2)
+{
+	return atomic_load_explicit(&cudaDeviceSetGraphMemAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraphMemAttributeType a1, void *a2)
 {
@@ -1741,18 +1972,18 @@ static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraph
 
 /* cudaDeviceSetLimit */
 typedef cudaError_t (*cudaDeviceSetLimit_fn)(enum cudaLimit a0, size_t a1);
-static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1);
-static _Atomic(cudaDeviceSetLimit_fn) cudaDeviceSetLimit_slot = cudaDeviceSetLimit_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaDeviceSetLimit_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceSetLimit_unavailable(enum cudaLimit a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetLimit]);
+}
+static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1);
+static _Atomic(cudaDeviceSetLimit_fn) cudaDeviceSetLimit_slot = cudaDeviceSetLimit_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaDeviceSetLimit_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1)
 {
@@ -1767,18 +1998,18 @@ static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1)
 
 /* cudaDeviceSetMemPool */
 typedef cudaError_t (*cudaDeviceSetMemPool_fn)(int a0, cudaMemPool_t a1);
-static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1);
-static _Atomic(cudaDeviceSetMemPool_fn) cudaDeviceSetMemPool_slot = cudaDeviceSetMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetMemPool(int a0, cudaMemPool_t a1)
-{
-	return atomic_load_explicit(&cudaDeviceSetMemPool_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceSetMemPool_unavailable(int a0, cudaMemPool_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetMemPool]);
+}
+static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1);
+static _Atomic(cudaDeviceSetMemPool_fn) cudaDeviceSetMemPool_slot = cudaDeviceSetMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetMemPool(int a0, cudaMemPool_t a1)
+{
+	return atomic_load_explicit(&cudaDeviceSetMemPool_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1)
 {
@@ -1793,17 +2024,17 @@ static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1)
 
 /* cudaDeviceSetSharedMemConfig */
 typedef cudaError_t (*cudaDeviceSetSharedMemConfig_fn)(enum cudaSharedMemConfig a0);
-static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig a0);
-static _Atomic(cudaDeviceSetSharedMemConfig_fn) cudaDeviceSetSharedMemConfig_slot = cudaDeviceSetSharedMemConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig a0)
-{
-	return atomic_load_explicit(&cudaDeviceSetSharedMemConfig_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaDeviceSetSharedMemConfig_unavailable(enum cudaSharedMemConfig a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceSetSharedMemConfig]);
+}
+static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig a0);
+static _Atomic(cudaDeviceSetSharedMemConfig_fn) cudaDeviceSetSharedMemConfig_slot = cudaDeviceSetSharedMemConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig a0)
+{
+	return atomic_load_explicit(&cudaDeviceSetSharedMemConfig_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig a0)
 {
@@ -1818,16 +2049,16 @@ static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig
 
 /* cudaDeviceSynchronize */
 typedef cudaError_t (*cudaDeviceSynchronize_fn)(void);
+static cudaError_t cudaDeviceSynchronize_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaDeviceSynchronize]);
+}
 static cudaError_t cudaDeviceSynchronize_resolve(void);
 static _Atomic(cudaDeviceSynchronize_fn) cudaDeviceSynchronize_slot = cudaDeviceSynchronize_resolve;
 CUDASTUB_EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
 	return atomic_load_explicit(&cudaDeviceSynchronize_slot, memory_order_acquire)();
-}
-static cudaError_t cudaDeviceSynchronize_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaDeviceSynchronize]);
 }
 static cudaError_t cudaDeviceSynchronize_resolve(void)
 {
@@ -1842,18 +2073,18 @@ static cudaError_t cudaDeviceSynchronize_resolve(void)
 
 /* cudaDeviceUnregisterAsyncNotification */
 typedef cudaError_t (*cudaDeviceUnregisterAsyncNotification_fn)(int a0, cudaAsyncCallbackHandle_t a1);
-static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsyncCallbackHandle_t a1);
-static _Atomic(cudaDeviceUnregisterAsyncNotification_fn) cudaDeviceUnregisterAsyncNotification_slot = cudaDeviceUnregisterAsyncNotification_resolve;
-CUDASTUB_EXPORT cudaError_t cudaDeviceUnregisterAsyncNotification(int a0, cudaAsyncCallbackHandle_t a1)
-{
-	return atomic_load_explicit(&cudaDeviceUnregisterAsyncNotification_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaDeviceUnregisterAsyncNotification_unavailable(int a0, cudaAsyncCallbackHandle_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaDeviceUnregisterAsyncNotification]);
+}
+static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsyncCallbackHandle_t a1);
+static _Atomic(cudaDeviceUnregisterAsyncNotification_fn) cudaDeviceUnregisterAsyncNotification_slot = cudaDeviceUnregisterAsyncNotification_resolve;
+CUDASTUB_EXPORT cudaError_t cudaDeviceUnregisterAsyncNotification(int a0, cudaAsyncCallbackHandle_t a1)
+{
+	return atomic_load_explicit(&cudaDeviceUnregisterAsyncNotification_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsyncCallbackHandle_t a1)
 {
@@ -1887,12 +2118,6 @@ static cudaError_t cudaDriverGetVersion_resolve(int *a0)
 
 /* cudaEGLStreamConsumerAcquireFrame */
 typedef cudaError_t (*cudaEGLStreamConsumerAcquireFrame_fn)(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3);
-static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3);
-static _Atomic(cudaEGLStreamConsumerAcquireFrame_fn) cudaEGLStreamConsumerAcquireFrame_slot = cudaEGLStreamConsumerAcquireFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaEGLStreamConsumerAcquireFrame_unavailable(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
 {
 	(void)a0;
@@ -1901,6 +2126,12 @@ static cudaError_t cudaEGLStreamConsumerAcquireFrame_unavailable(cudaEglStreamCo
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerAcquireFrame]);
+}
+static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3);
+static _Atomic(cudaEGLStreamConsumerAcquireFrame_fn) cudaEGLStreamConsumerAcquireFrame_slot = cudaEGLStreamConsumerAcquireFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t *a1, cudaStream_t *a2, unsigned int a3)
 {
@@ -1915,18 +2146,18 @@ static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnec
 
 /* cudaEGLStreamConsumerConnect */
 typedef cudaError_t (*cudaEGLStreamConsumerConnect_fn)(cudaEglStreamConnection *a0, EGLStreamKHR a1);
-static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1);
-static _Atomic(cudaEGLStreamConsumerConnect_fn) cudaEGLStreamConsumerConnect_slot = cudaEGLStreamConsumerConnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerConnect_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEGLStreamConsumerConnect_unavailable(cudaEglStreamConnection *a0, EGLStreamKHR a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerConnect]);
+}
+static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1);
+static _Atomic(cudaEGLStreamConsumerConnect_fn) cudaEGLStreamConsumerConnect_slot = cudaEGLStreamConsumerConnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerConnect_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1)
 {
@@ -1941,12 +2172,6 @@ static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection 
 
 /* cudaEGLStreamConsumerConnectWithFlags */
 typedef cudaError_t (*cudaEGLStreamConsumerConnectWithFlags_fn)(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
-static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
-static _Atomic(cudaEGLStreamConsumerConnectWithFlags_fn) cudaEGLStreamConsumerConnectWithFlags_slot = cudaEGLStreamConsumerConnectWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamConsumerConnectWithFlags_unavailable(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -1954,6 +2179,12 @@ static cudaError_t cudaEGLStreamConsumerConnectWithFlags_unavailable(cudaEglStre
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerConnectWithFlags]);
+}
+static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2);
+static _Atomic(cudaEGLStreamConsumerConnectWithFlags_fn) cudaEGLStreamConsumerConnectWithFlags_slot = cudaEGLStreamConsumerConnectWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, unsigned int a2)
 {
@@ -1968,17 +2199,17 @@ static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamCo
 
 /* cudaEGLStreamConsumerDisconnect */
 typedef cudaError_t (*cudaEGLStreamConsumerDisconnect_fn)(cudaEglStreamConnection *a0);
-static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnection *a0);
-static _Atomic(cudaEGLStreamConsumerDisconnect_fn) cudaEGLStreamConsumerDisconnect_slot = cudaEGLStreamConsumerDisconnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *a0)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerDisconnect_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEGLStreamConsumerDisconnect_unavailable(cudaEglStreamConnection *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerDisconnect]);
+}
+static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnection *a0);
+static _Atomic(cudaEGLStreamConsumerDisconnect_fn) cudaEGLStreamConsumerDisconnect_slot = cudaEGLStreamConsumerDisconnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *a0)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerDisconnect_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnection *a0)
 {
@@ -1993,12 +2224,6 @@ static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnecti
 
 /* cudaEGLStreamConsumerReleaseFrame */
 typedef cudaError_t (*cudaEGLStreamConsumerReleaseFrame_fn)(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2);
-static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2);
-static _Atomic(cudaEGLStreamConsumerReleaseFrame_fn) cudaEGLStreamConsumerReleaseFrame_slot = cudaEGLStreamConsumerReleaseFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamConsumerReleaseFrame_unavailable(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
 {
 	(void)a0;
@@ -2006,6 +2231,12 @@ static cudaError_t cudaEGLStreamConsumerReleaseFrame_unavailable(cudaEglStreamCo
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamConsumerReleaseFrame]);
+}
+static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2);
+static _Atomic(cudaEGLStreamConsumerReleaseFrame_fn) cudaEGLStreamConsumerReleaseFrame_slot = cudaEGLStreamConsumerReleaseFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnection *a0, cudaGraphicsResource_t a1, cudaStream_t *a2)
 {
@@ -2020,12 +2251,6 @@ static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnec
 
 /* cudaEGLStreamProducerConnect */
 typedef cudaError_t (*cudaEGLStreamProducerConnect_fn)(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
-static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
-static _Atomic(cudaEGLStreamProducerConnect_fn) cudaEGLStreamProducerConnect_slot = cudaEGLStreamProducerConnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerConnect_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaEGLStreamProducerConnect_unavailable(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
 {
 	(void)a0;
@@ -2034,6 +2259,12 @@ static cudaError_t cudaEGLStreamProducerConnect_unavailable(cudaEglStreamConnect
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerConnect]);
+}
+static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3);
+static _Atomic(cudaEGLStreamProducerConnect_fn) cudaEGLStreamProducerConnect_slot = cudaEGLStreamProducerConnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerConnect_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection *a0, EGLStreamKHR a1, EGLint a2, EGLint a3)
 {
@@ -2048,17 +2279,17 @@ static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection 
 
 /* cudaEGLStreamProducerDisconnect */
 typedef cudaError_t (*cudaEGLStreamProducerDisconnect_fn)(cudaEglStreamConnection *a0);
-static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnection *a0);
-static _Atomic(cudaEGLStreamProducerDisconnect_fn) cudaEGLStreamProducerDisconnect_slot = cudaEGLStreamProducerDisconnect_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *a0)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerDisconnect_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEGLStreamProducerDisconnect_unavailable(cudaEglStreamConnection *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerDisconnect]);
+}
+static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnection *a0);
+static _Atomic(cudaEGLStreamProducerDisconnect_fn) cudaEGLStreamProducerDisconnect_slot = cudaEGLStreamProducerDisconnect_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *a0)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerDisconnect_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnection *a0)
 {
@@ -2073,12 +2304,6 @@ static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnecti
 
 /* cudaEGLStreamProducerPresentFrame */
 typedef cudaError_t (*cudaEGLStreamProducerPresentFrame_fn)(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2);
-static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2);
-static _Atomic(cudaEGLStreamProducerPresentFrame_fn) cudaEGLStreamProducerPresentFrame_slot = cudaEGLStreamProducerPresentFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerPresentFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamProducerPresentFrame_unavailable(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
 {
 	(void)a0;
@@ -2086,6 +2311,44 @@ static cudaError_t cudaEGLStreamProducerPresentFrame_unavailable(cudaEglStreamCo
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerPresentFrame]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame = cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(void);
+void *cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(void)
+{
+	cudaEGLStreamProducerPresentFrame_fn fn = (cudaEGLStreamProducerPresentFrame_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaEGLStreamProducerPresentFrame]);
+
+	if (!fn)
+		fn = cudaEGLStreamProducerPresentFrame_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaEGLStreamProducerPresentFrame\n"
+	"	.type cudaEGLStreamProducerPresentFrame, @function\n"
+	"cudaEGLStreamProducerPresentFrame:\n"
+	"	jmp *cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame(%rip)\n"
+	"	.size cudaEGLStreamProducerPresentFrame, .-cudaEGLStreamProducerPresentFrame\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame\n"
+	"	.type cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame, @function\n"
+	"cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame:\n"
+	"	lea cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame, .-cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2);
+static _Atomic(cudaEGLStreamProducerPresentFrame_fn) cudaEGLStreamProducerPresentFrame_slot = cudaEGLStreamProducerPresentFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerPresentFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame a1, cudaStream_t *a2)
 {
@@ -2097,15 +2360,10 @@ static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnec
 	atomic_store_explicit(&cudaEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaEGLStreamProducerReturnFrame */
 typedef cudaError_t (*cudaEGLStreamProducerReturnFrame_fn)(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2);
-static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2);
-static _Atomic(cudaEGLStreamProducerReturnFrame_fn) cudaEGLStreamProducerReturnFrame_slot = cudaEGLStreamProducerReturnFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
-{
-	return atomic_load_explicit(&cudaEGLStreamProducerReturnFrame_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEGLStreamProducerReturnFrame_unavailable(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
 {
 	(void)a0;
@@ -2113,6 +2371,12 @@ static cudaError_t cudaEGLStreamProducerReturnFrame_unavailable(cudaEglStreamCon
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEGLStreamProducerReturnFrame]);
+}
+static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2);
+static _Atomic(cudaEGLStreamProducerReturnFrame_fn) cudaEGLStreamProducerReturnFrame_slot = cudaEGLStreamProducerReturnFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
+{
+	return atomic_load_explicit(&cudaEGLStreamProducerReturnFrame_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnection *a0, cudaEglFrame *a1, cudaStream_t *a2)
 {
@@ -2127,17 +2391,17 @@ static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnect
 
 /* cudaEventCreate */
 typedef cudaError_t (*cudaEventCreate_fn)(cudaEvent_t *a0);
-static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0);
-static _Atomic(cudaEventCreate_fn) cudaEventCreate_slot = cudaEventCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *a0)
-{
-	return atomic_load_explicit(&cudaEventCreate_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventCreate_unavailable(cudaEvent_t *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventCreate]);
+}
+static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0);
+static _Atomic(cudaEventCreate_fn) cudaEventCreate_slot = cudaEventCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *a0)
+{
+	return atomic_load_explicit(&cudaEventCreate_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0)
 {
@@ -2152,12 +2416,6 @@ static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0)
 
 /* cudaEventCreateFromEGLSync */
 typedef cudaError_t (*cudaEventCreateFromEGLSync_fn)(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2);
-static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2);
-static _Atomic(cudaEventCreateFromEGLSync_fn) cudaEventCreateFromEGLSync_slot = cudaEventCreateFromEGLSync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEventCreateFromEGLSync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventCreateFromEGLSync_unavailable(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -2165,6 +2423,12 @@ static cudaError_t cudaEventCreateFromEGLSync_unavailable(cudaEvent_t *a0, EGLSy
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventCreateFromEGLSync]);
+}
+static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2);
+static _Atomic(cudaEventCreateFromEGLSync_fn) cudaEventCreateFromEGLSync_slot = cudaEventCreateFromEGLSync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEventCreateFromEGLSync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKHR a1, unsigned int a2)
 {
@@ -2179,18 +2443,18 @@ static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKH
 
 /* cudaEventCreateWithFlags */
 typedef cudaError_t (*cudaEventCreateWithFlags_fn)(cudaEvent_t *a0, unsigned int a1);
-static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned int a1);
-static _Atomic(cudaEventCreateWithFlags_fn) cudaEventCreateWithFlags_slot = cudaEventCreateWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaEventCreateWithFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEventCreateWithFlags_unavailable(cudaEvent_t *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventCreateWithFlags]);
+}
+static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned int a1);
+static _Atomic(cudaEventCreateWithFlags_fn) cudaEventCreateWithFlags_slot = cudaEventCreateWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaEventCreateWithFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned int a1)
 {
@@ -2205,17 +2469,17 @@ static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned in
 
 /* cudaEventDestroy */
 typedef cudaError_t (*cudaEventDestroy_fn)(cudaEvent_t a0);
-static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0);
-static _Atomic(cudaEventDestroy_fn) cudaEventDestroy_slot = cudaEventDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t a0)
-{
-	return atomic_load_explicit(&cudaEventDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventDestroy_unavailable(cudaEvent_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventDestroy]);
+}
+static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0);
+static _Atomic(cudaEventDestroy_fn) cudaEventDestroy_slot = cudaEventDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t a0)
+{
+	return atomic_load_explicit(&cudaEventDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0)
 {
@@ -2230,12 +2494,6 @@ static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0)
 
 /* cudaEventElapsedTime */
 typedef cudaError_t (*cudaEventElapsedTime_fn)(float *a0, cudaEvent_t a1, cudaEvent_t a2);
-static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaEvent_t a2);
-static _Atomic(cudaEventElapsedTime_fn) cudaEventElapsedTime_slot = cudaEventElapsedTime_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventElapsedTime(float *a0, cudaEvent_t a1, cudaEvent_t a2)
-{
-	return atomic_load_explicit(&cudaEventElapsedTime_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventElapsedTime_unavailable(float *a0, cudaEvent_t a1, cudaEvent_t a2)
 {
 	(void)a0;
@@ -2243,6 +2501,12 @@ static cudaError_t cudaEventElapsedTime_unavailable(float *a0, cudaEvent_t a1, c
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventElapsedTime]);
+}
+static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaEvent_t a2);
+static _Atomic(cudaEventElapsedTime_fn) cudaEventElapsedTime_slot = cudaEventElapsedTime_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventElapsedTime(float *a0, cudaEvent_t a1, cudaEvent_t a2)
+{
+	return atomic_load_explicit(&cudaEventElapsedTime_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaEvent_t a2)
 {
@@ -2257,17 +2521,17 @@ static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaE
 
 /* cudaEventQuery */
 typedef cudaError_t (*cudaEventQuery_fn)(cudaEvent_t a0);
-static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0);
-static _Atomic(cudaEventQuery_fn) cudaEventQuery_slot = cudaEventQuery_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventQuery(cudaEvent_t a0)
-{
-	return atomic_load_explicit(&cudaEventQuery_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventQuery_unavailable(cudaEvent_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventQuery]);
+}
+static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0);
+static _Atomic(cudaEventQuery_fn) cudaEventQuery_slot = cudaEventQuery_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventQuery(cudaEvent_t a0)
+{
+	return atomic_load_explicit(&cudaEventQuery_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0)
 {
@@ -2282,18 +2546,18 @@ static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0)
 
 /* cudaEventRecord */
 typedef cudaError_t (*cudaEventRecord_fn)(cudaEvent_t a0, cudaStream_t a1);
-static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1);
-static _Atomic(cudaEventRecord_fn) cudaEventRecord_slot = cudaEventRecord_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecord(cudaEvent_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaEventRecord_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEventRecord_unavailable(cudaEvent_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecord]);
+}
+static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1);
+static _Atomic(cudaEventRecord_fn) cudaEventRecord_slot = cudaEventRecord_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecord(cudaEvent_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaEventRecord_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
@@ -2308,12 +2572,6 @@ static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1)
 
 /* cudaEventRecordWithFlags */
 typedef cudaError_t (*cudaEventRecordWithFlags_fn)(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static _Atomic(cudaEventRecordWithFlags_fn) cudaEventRecordWithFlags_slot = cudaEventRecordWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEventRecordWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventRecordWithFlags_unavailable(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -2321,6 +2579,12 @@ static cudaError_t cudaEventRecordWithFlags_unavailable(cudaEvent_t a0, cudaStre
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecordWithFlags]);
+}
+static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
+static _Atomic(cudaEventRecordWithFlags_fn) cudaEventRecordWithFlags_slot = cudaEventRecordWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEventRecordWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
@@ -2335,12 +2599,6 @@ static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t
 
 /* cudaEventRecordWithFlags_ptsz */
 typedef cudaError_t (*cudaEventRecordWithFlags_ptsz_fn)(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
-static _Atomic(cudaEventRecordWithFlags_ptsz_fn) cudaEventRecordWithFlags_ptsz_slot = cudaEventRecordWithFlags_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaEventRecordWithFlags_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaEventRecordWithFlags_ptsz_unavailable(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -2348,6 +2606,12 @@ static cudaError_t cudaEventRecordWithFlags_ptsz_unavailable(cudaEvent_t a0, cud
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecordWithFlags_ptsz]);
+}
+static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2);
+static _Atomic(cudaEventRecordWithFlags_ptsz_fn) cudaEventRecordWithFlags_ptsz_slot = cudaEventRecordWithFlags_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaEventRecordWithFlags_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1, unsigned int a2)
 {
@@ -2362,18 +2626,18 @@ static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStr
 
 /* cudaEventRecord_ptsz */
 typedef cudaError_t (*cudaEventRecord_ptsz_fn)(cudaEvent_t a0, cudaStream_t a1);
-static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1);
-static _Atomic(cudaEventRecord_ptsz_fn) cudaEventRecord_ptsz_slot = cudaEventRecord_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaEventRecord_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaEventRecord_ptsz_unavailable(cudaEvent_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventRecord_ptsz]);
+}
+static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1);
+static _Atomic(cudaEventRecord_ptsz_fn) cudaEventRecord_ptsz_slot = cudaEventRecord_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaEventRecord_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
@@ -2388,17 +2652,17 @@ static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1)
 
 /* cudaEventSynchronize */
 typedef cudaError_t (*cudaEventSynchronize_fn)(cudaEvent_t a0);
-static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0);
-static _Atomic(cudaEventSynchronize_fn) cudaEventSynchronize_slot = cudaEventSynchronize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t a0)
-{
-	return atomic_load_explicit(&cudaEventSynchronize_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaEventSynchronize_unavailable(cudaEvent_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaEventSynchronize]);
+}
+static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0);
+static _Atomic(cudaEventSynchronize_fn) cudaEventSynchronize_slot = cudaEventSynchronize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t a0)
+{
+	return atomic_load_explicit(&cudaEventSynchronize_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 {
@@ -2413,12 +2677,6 @@ static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 
 /* cudaExternalMemoryGetMappedBuffer */
 typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
-static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
-static _Atomic(cudaExternalMemoryGetMappedBuffer_fn) cudaExternalMemoryGetMappedBuffer_slot = cudaExternalMemoryGetMappedBuffer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedBuffer(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
-{
-	return atomic_load_explicit(&cudaExternalMemoryGetMappedBuffer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaExternalMemoryGetMappedBuffer_unavailable(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
 {
 	(void)a0;
@@ -2426,6 +2684,12 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_unavailable(void **a0, cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedBuffer]);
+}
+static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
+static _Atomic(cudaExternalMemoryGetMappedBuffer_fn) cudaExternalMemoryGetMappedBuffer_slot = cudaExternalMemoryGetMappedBuffer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedBuffer(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
+{
+	return atomic_load_explicit(&cudaExternalMemoryGetMappedBuffer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
 {
@@ -2440,12 +2704,6 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 
 /* cudaExternalMemoryGetMappedMipmappedArray */
 typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
-static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
-static _Atomic(cudaExternalMemoryGetMappedMipmappedArray_fn) cudaExternalMemoryGetMappedMipmappedArray_slot = cudaExternalMemoryGetMappedMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
-{
-	return atomic_load_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_unavailable(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
 {
 	(void)a0;
@@ -2453,6 +2711,12 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_unavailable(cudaMip
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedMipmappedArray]);
+}
+static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
+static _Atomic(cudaExternalMemoryGetMappedMipmappedArray_fn) cudaExternalMemoryGetMappedMipmappedArray_slot = cudaExternalMemoryGetMappedMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
+{
+	return atomic_load_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
 {
@@ -2467,17 +2731,17 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 
 /* cudaFree */
 typedef cudaError_t (*cudaFree_fn)(void *a0);
-static cudaError_t cudaFree_resolve(void *a0);
-static _Atomic(cudaFree_fn) cudaFree_slot = cudaFree_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFree(void *a0)
-{
-	return atomic_load_explicit(&cudaFree_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFree_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFree]);
+}
+static cudaError_t cudaFree_resolve(void *a0);
+static _Atomic(cudaFree_fn) cudaFree_slot = cudaFree_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFree(void *a0)
+{
+	return atomic_load_explicit(&cudaFree_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFree_resolve(void *a0)
 {
@@ -2492,17 +2756,17 @@ static cudaError_t cudaFree_resolve(void *a0)
 
 /* cudaFreeArray */
 typedef cudaError_t (*cudaFreeArray_fn)(cudaArray_t a0);
-static cudaError_t cudaFreeArray_resolve(cudaArray_t a0);
-static _Atomic(cudaFreeArray_fn) cudaFreeArray_slot = cudaFreeArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeArray(cudaArray_t a0)
-{
-	return atomic_load_explicit(&cudaFreeArray_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFreeArray_unavailable(cudaArray_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeArray]);
+}
+static cudaError_t cudaFreeArray_resolve(cudaArray_t a0);
+static _Atomic(cudaFreeArray_fn) cudaFreeArray_slot = cudaFreeArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeArray(cudaArray_t a0)
+{
+	return atomic_load_explicit(&cudaFreeArray_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFreeArray_resolve(cudaArray_t a0)
 {
@@ -2517,18 +2781,18 @@ static cudaError_t cudaFreeArray_resolve(cudaArray_t a0)
 
 /* cudaFreeAsync */
 typedef cudaError_t (*cudaFreeAsync_fn)(void *a0, cudaStream_t a1);
-static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1);
-static _Atomic(cudaFreeAsync_fn) cudaFreeAsync_slot = cudaFreeAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeAsync(void *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaFreeAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFreeAsync_unavailable(void *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeAsync]);
+}
+static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1);
+static _Atomic(cudaFreeAsync_fn) cudaFreeAsync_slot = cudaFreeAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeAsync(void *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaFreeAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1)
 {
@@ -2543,18 +2807,18 @@ static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1)
 
 /* cudaFreeAsync_ptsz */
 typedef cudaError_t (*cudaFreeAsync_ptsz_fn)(void *a0, cudaStream_t a1);
-static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1);
-static _Atomic(cudaFreeAsync_ptsz_fn) cudaFreeAsync_ptsz_slot = cudaFreeAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeAsync_ptsz(void *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaFreeAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFreeAsync_ptsz_unavailable(void *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeAsync_ptsz]);
+}
+static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1);
+static _Atomic(cudaFreeAsync_ptsz_fn) cudaFreeAsync_ptsz_slot = cudaFreeAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeAsync_ptsz(void *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaFreeAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1)
 {
@@ -2569,17 +2833,17 @@ static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1)
 
 /* cudaFreeHost */
 typedef cudaError_t (*cudaFreeHost_fn)(void *a0);
-static cudaError_t cudaFreeHost_resolve(void *a0);
-static _Atomic(cudaFreeHost_fn) cudaFreeHost_slot = cudaFreeHost_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeHost(void *a0)
-{
-	return atomic_load_explicit(&cudaFreeHost_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFreeHost_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeHost]);
+}
+static cudaError_t cudaFreeHost_resolve(void *a0);
+static _Atomic(cudaFreeHost_fn) cudaFreeHost_slot = cudaFreeHost_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeHost(void *a0)
+{
+	return atomic_load_explicit(&cudaFreeHost_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFreeHost_resolve(void *a0)
 {
@@ -2594,17 +2858,17 @@ static cudaError_t cudaFreeHost_resolve(void *a0)
 
 /* cudaFreeMipmappedArray */
 typedef cudaError_t (*cudaFreeMipmappedArray_fn)(cudaMipmappedArray_t a0);
-static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0);
-static _Atomic(cudaFreeMipmappedArray_fn) cudaFreeMipmappedArray_slot = cudaFreeMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t a0)
-{
-	return atomic_load_explicit(&cudaFreeMipmappedArray_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaFreeMipmappedArray_unavailable(cudaMipmappedArray_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFreeMipmappedArray]);
+}
+static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0);
+static _Atomic(cudaFreeMipmappedArray_fn) cudaFreeMipmappedArray_slot = cudaFreeMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t a0)
+{
+	return atomic_load_explicit(&cudaFreeMipmappedArray_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 {
@@ -2619,18 +2883,18 @@ static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 
 /* cudaFuncGetAttributes */
 typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *a0, const void *a1);
-static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, const void *a1);
-static _Atomic(cudaFuncGetAttributes_fn) cudaFuncGetAttributes_slot = cudaFuncGetAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaFuncGetAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncGetAttributes_unavailable(struct cudaFuncAttributes *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetAttributes]);
+}
+static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, const void *a1);
+static _Atomic(cudaFuncGetAttributes_fn) cudaFuncGetAttributes_slot = cudaFuncGetAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaFuncGetAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, const void *a1)
 {
@@ -2645,18 +2909,18 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 
 /* cudaFuncGetName */
 typedef cudaError_t (*cudaFuncGetName_fn)(const char **a0, const void *a1);
-static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1);
-static _Atomic(cudaFuncGetName_fn) cudaFuncGetName_slot = cudaFuncGetName_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncGetName(const char **a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaFuncGetName_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncGetName_unavailable(const char **a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetName]);
+}
+static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1);
+static _Atomic(cudaFuncGetName_fn) cudaFuncGetName_slot = cudaFuncGetName_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncGetName(const char **a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaFuncGetName_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1)
 {
@@ -2671,12 +2935,6 @@ static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1)
 
 /* cudaFuncGetParamInfo */
 typedef cudaError_t (*cudaFuncGetParamInfo_fn)(const void *a0, size_t a1, size_t *a2, size_t *a3);
-static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_t *a2, size_t *a3);
-static _Atomic(cudaFuncGetParamInfo_fn) cudaFuncGetParamInfo_slot = cudaFuncGetParamInfo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncGetParamInfo(const void *a0, size_t a1, size_t *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cudaFuncGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaFuncGetParamInfo_unavailable(const void *a0, size_t a1, size_t *a2, size_t *a3)
 {
 	(void)a0;
@@ -2685,6 +2943,12 @@ static cudaError_t cudaFuncGetParamInfo_unavailable(const void *a0, size_t a1, s
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetParamInfo]);
+}
+static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_t *a2, size_t *a3);
+static _Atomic(cudaFuncGetParamInfo_fn) cudaFuncGetParamInfo_slot = cudaFuncGetParamInfo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncGetParamInfo(const void *a0, size_t a1, size_t *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cudaFuncGetParamInfo_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_t *a2, size_t *a3)
 {
@@ -2699,12 +2963,6 @@ static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_
 
 /* cudaFuncSetAttribute */
 typedef cudaError_t (*cudaFuncSetAttribute_fn)(const void *a0, enum cudaFuncAttribute a1, int a2);
-static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAttribute a1, int a2);
-static _Atomic(cudaFuncSetAttribute_fn) cudaFuncSetAttribute_slot = cudaFuncSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncSetAttribute(const void *a0, enum cudaFuncAttribute a1, int a2)
-{
-	return atomic_load_explicit(&cudaFuncSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaFuncSetAttribute_unavailable(const void *a0, enum cudaFuncAttribute a1, int a2)
 {
 	(void)a0;
@@ -2712,6 +2970,12 @@ static cudaError_t cudaFuncSetAttribute_unavailable(const void *a0, enum cudaFun
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncSetAttribute]);
+}
+static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAttribute a1, int a2);
+static _Atomic(cudaFuncSetAttribute_fn) cudaFuncSetAttribute_slot = cudaFuncSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncSetAttribute(const void *a0, enum cudaFuncAttribute a1, int a2)
+{
+	return atomic_load_explicit(&cudaFuncSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAttribute a1, int a2)
 {
@@ -2726,18 +2990,18 @@ static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAtt
 
 /* cudaFuncSetCacheConfig */
 typedef cudaError_t (*cudaFuncSetCacheConfig_fn)(const void *a0, enum cudaFuncCache a1);
-static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncCache a1);
-static _Atomic(cudaFuncSetCacheConfig_fn) cudaFuncSetCacheConfig_slot = cudaFuncSetCacheConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *a0, enum cudaFuncCache a1)
-{
-	return atomic_load_explicit(&cudaFuncSetCacheConfig_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncSetCacheConfig_unavailable(const void *a0, enum cudaFuncCache a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncSetCacheConfig]);
+}
+static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncCache a1);
+static _Atomic(cudaFuncSetCacheConfig_fn) cudaFuncSetCacheConfig_slot = cudaFuncSetCacheConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *a0, enum cudaFuncCache a1)
+{
+	return atomic_load_explicit(&cudaFuncSetCacheConfig_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncCache a1)
 {
@@ -2752,18 +3016,18 @@ static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncC
 
 /* cudaFuncSetSharedMemConfig */
 typedef cudaError_t (*cudaFuncSetSharedMemConfig_fn)(const void *a0, enum cudaSharedMemConfig a1);
-static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaSharedMemConfig a1);
-static _Atomic(cudaFuncSetSharedMemConfig_fn) cudaFuncSetSharedMemConfig_slot = cudaFuncSetSharedMemConfig_resolve;
-CUDASTUB_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *a0, enum cudaSharedMemConfig a1)
-{
-	return atomic_load_explicit(&cudaFuncSetSharedMemConfig_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaFuncSetSharedMemConfig_unavailable(const void *a0, enum cudaSharedMemConfig a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncSetSharedMemConfig]);
+}
+static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaSharedMemConfig a1);
+static _Atomic(cudaFuncSetSharedMemConfig_fn) cudaFuncSetSharedMemConfig_slot = cudaFuncSetSharedMemConfig_resolve;
+CUDASTUB_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *a0, enum cudaSharedMemConfig a1)
+{
+	return atomic_load_explicit(&cudaFuncSetSharedMemConfig_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaSharedMemConfig a1)
 {
@@ -2778,12 +3042,6 @@ static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaS
 
 /* cudaGLGetDevices */
 typedef cudaError_t (*cudaGLGetDevices_fn)(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3);
-static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3);
-static _Atomic(cudaGLGetDevices_fn) cudaGLGetDevices_slot = cudaGLGetDevices_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLGetDevices(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
-{
-	return atomic_load_explicit(&cudaGLGetDevices_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGLGetDevices_unavailable(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
 {
 	(void)a0;
@@ -2792,6 +3050,12 @@ static cudaError_t cudaGLGetDevices_unavailable(unsigned int *a0, int *a1, unsig
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLGetDevices]);
+}
+static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3);
+static _Atomic(cudaGLGetDevices_fn) cudaGLGetDevices_slot = cudaGLGetDevices_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLGetDevices(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
+{
+	return atomic_load_explicit(&cudaGLGetDevices_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned int a2, enum cudaGLDeviceList a3)
 {
@@ -2806,18 +3070,18 @@ static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned 
 
 /* cudaGLMapBufferObject */
 typedef cudaError_t (*cudaGLMapBufferObject_fn)(void **a0, GLuint a1);
-static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1);
-static _Atomic(cudaGLMapBufferObject_fn) cudaGLMapBufferObject_slot = cudaGLMapBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObject(void **a0, GLuint a1)
-{
-	return atomic_load_explicit(&cudaGLMapBufferObject_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGLMapBufferObject_unavailable(void **a0, GLuint a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLMapBufferObject]);
+}
+static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1);
+static _Atomic(cudaGLMapBufferObject_fn) cudaGLMapBufferObject_slot = cudaGLMapBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObject(void **a0, GLuint a1)
+{
+	return atomic_load_explicit(&cudaGLMapBufferObject_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1)
 {
@@ -2832,12 +3096,6 @@ static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1)
 
 /* cudaGLMapBufferObjectAsync */
 typedef cudaError_t (*cudaGLMapBufferObjectAsync_fn)(void **a0, GLuint a1, cudaStream_t a2);
-static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cudaStream_t a2);
-static _Atomic(cudaGLMapBufferObjectAsync_fn) cudaGLMapBufferObjectAsync_slot = cudaGLMapBufferObjectAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObjectAsync(void **a0, GLuint a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaGLMapBufferObjectAsync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGLMapBufferObjectAsync_unavailable(void **a0, GLuint a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -2845,6 +3103,12 @@ static cudaError_t cudaGLMapBufferObjectAsync_unavailable(void **a0, GLuint a1, 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLMapBufferObjectAsync]);
+}
+static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cudaStream_t a2);
+static _Atomic(cudaGLMapBufferObjectAsync_fn) cudaGLMapBufferObjectAsync_slot = cudaGLMapBufferObjectAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLMapBufferObjectAsync(void **a0, GLuint a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaGLMapBufferObjectAsync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cudaStream_t a2)
 {
@@ -2859,17 +3123,17 @@ static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cuda
 
 /* cudaGLRegisterBufferObject */
 typedef cudaError_t (*cudaGLRegisterBufferObject_fn)(GLuint a0);
-static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0);
-static _Atomic(cudaGLRegisterBufferObject_fn) cudaGLRegisterBufferObject_slot = cudaGLRegisterBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLRegisterBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cudaGLRegisterBufferObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLRegisterBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLRegisterBufferObject]);
+}
+static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0);
+static _Atomic(cudaGLRegisterBufferObject_fn) cudaGLRegisterBufferObject_slot = cudaGLRegisterBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLRegisterBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cudaGLRegisterBufferObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0)
 {
@@ -2884,18 +3148,18 @@ static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0)
 
 /* cudaGLSetBufferObjectMapFlags */
 typedef cudaError_t (*cudaGLSetBufferObjectMapFlags_fn)(GLuint a0, unsigned int a1);
-static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1);
-static _Atomic(cudaGLSetBufferObjectMapFlags_fn) cudaGLSetBufferObjectMapFlags_slot = cudaGLSetBufferObjectMapFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLSetBufferObjectMapFlags(GLuint a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaGLSetBufferObjectMapFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGLSetBufferObjectMapFlags_unavailable(GLuint a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLSetBufferObjectMapFlags]);
+}
+static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1);
+static _Atomic(cudaGLSetBufferObjectMapFlags_fn) cudaGLSetBufferObjectMapFlags_slot = cudaGLSetBufferObjectMapFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLSetBufferObjectMapFlags(GLuint a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaGLSetBufferObjectMapFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1)
 {
@@ -2910,17 +3174,17 @@ static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int
 
 /* cudaGLSetGLDevice */
 typedef cudaError_t (*cudaGLSetGLDevice_fn)(int a0);
-static cudaError_t cudaGLSetGLDevice_resolve(int a0);
-static _Atomic(cudaGLSetGLDevice_fn) cudaGLSetGLDevice_slot = cudaGLSetGLDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLSetGLDevice(int a0)
-{
-	return atomic_load_explicit(&cudaGLSetGLDevice_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLSetGLDevice_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLSetGLDevice]);
+}
+static cudaError_t cudaGLSetGLDevice_resolve(int a0);
+static _Atomic(cudaGLSetGLDevice_fn) cudaGLSetGLDevice_slot = cudaGLSetGLDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLSetGLDevice(int a0)
+{
+	return atomic_load_explicit(&cudaGLSetGLDevice_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLSetGLDevice_resolve(int a0)
 {
@@ -2935,17 +3199,17 @@ static cudaError_t cudaGLSetGLDevice_resolve(int a0)
 
 /* cudaGLUnmapBufferObject */
 typedef cudaError_t (*cudaGLUnmapBufferObject_fn)(GLuint a0);
-static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0);
-static _Atomic(cudaGLUnmapBufferObject_fn) cudaGLUnmapBufferObject_slot = cudaGLUnmapBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cudaGLUnmapBufferObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLUnmapBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLUnmapBufferObject]);
+}
+static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0);
+static _Atomic(cudaGLUnmapBufferObject_fn) cudaGLUnmapBufferObject_slot = cudaGLUnmapBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cudaGLUnmapBufferObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0)
 {
@@ -2960,18 +3224,18 @@ static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0)
 
 /* cudaGLUnmapBufferObjectAsync */
 typedef cudaError_t (*cudaGLUnmapBufferObjectAsync_fn)(GLuint a0, cudaStream_t a1);
-static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t a1);
-static _Atomic(cudaGLUnmapBufferObjectAsync_fn) cudaGLUnmapBufferObjectAsync_slot = cudaGLUnmapBufferObjectAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObjectAsync(GLuint a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGLUnmapBufferObjectAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGLUnmapBufferObjectAsync_unavailable(GLuint a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLUnmapBufferObjectAsync]);
+}
+static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t a1);
+static _Atomic(cudaGLUnmapBufferObjectAsync_fn) cudaGLUnmapBufferObjectAsync_slot = cudaGLUnmapBufferObjectAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLUnmapBufferObjectAsync(GLuint a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGLUnmapBufferObjectAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t a1)
 {
@@ -2986,17 +3250,17 @@ static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t 
 
 /* cudaGLUnregisterBufferObject */
 typedef cudaError_t (*cudaGLUnregisterBufferObject_fn)(GLuint a0);
-static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0);
-static _Atomic(cudaGLUnregisterBufferObject_fn) cudaGLUnregisterBufferObject_slot = cudaGLUnregisterBufferObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGLUnregisterBufferObject(GLuint a0)
-{
-	return atomic_load_explicit(&cudaGLUnregisterBufferObject_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGLUnregisterBufferObject_unavailable(GLuint a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGLUnregisterBufferObject]);
+}
+static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0);
+static _Atomic(cudaGLUnregisterBufferObject_fn) cudaGLUnregisterBufferObject_slot = cudaGLUnregisterBufferObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGLUnregisterBufferObject(GLuint a0)
+{
+	return atomic_load_explicit(&cudaGLUnregisterBufferObject_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0)
 {
@@ -3011,18 +3275,18 @@ static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0)
 
 /* cudaGetChannelDesc */
 typedef cudaError_t (*cudaGetChannelDesc_fn)(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1);
-static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1);
-static _Atomic(cudaGetChannelDesc_fn) cudaGetChannelDesc_slot = cudaGetChannelDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
-{
-	return atomic_load_explicit(&cudaGetChannelDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetChannelDesc_unavailable(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetChannelDesc]);
+}
+static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1);
+static _Atomic(cudaGetChannelDesc_fn) cudaGetChannelDesc_slot = cudaGetChannelDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
+{
+	return atomic_load_explicit(&cudaGetChannelDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, cudaArray_const_t a1)
 {
@@ -3037,17 +3301,17 @@ static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, 
 
 /* cudaGetDevice */
 typedef cudaError_t (*cudaGetDevice_fn)(int *a0);
-static cudaError_t cudaGetDevice_resolve(int *a0);
-static _Atomic(cudaGetDevice_fn) cudaGetDevice_slot = cudaGetDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDevice(int *a0)
-{
-	return atomic_load_explicit(&cudaGetDevice_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGetDevice_unavailable(int *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDevice]);
+}
+static cudaError_t cudaGetDevice_resolve(int *a0);
+static _Atomic(cudaGetDevice_fn) cudaGetDevice_slot = cudaGetDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDevice(int *a0)
+{
+	return atomic_load_explicit(&cudaGetDevice_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGetDevice_resolve(int *a0)
 {
@@ -3081,17 +3345,17 @@ static cudaError_t cudaGetDeviceCount_resolve(int *a0)
 
 /* cudaGetDeviceFlags */
 typedef cudaError_t (*cudaGetDeviceFlags_fn)(unsigned int *a0);
-static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0);
-static _Atomic(cudaGetDeviceFlags_fn) cudaGetDeviceFlags_slot = cudaGetDeviceFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *a0)
-{
-	return atomic_load_explicit(&cudaGetDeviceFlags_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGetDeviceFlags_unavailable(unsigned int *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDeviceFlags]);
+}
+static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0);
+static _Atomic(cudaGetDeviceFlags_fn) cudaGetDeviceFlags_slot = cudaGetDeviceFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *a0)
+{
+	return atomic_load_explicit(&cudaGetDeviceFlags_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 {
@@ -3106,18 +3370,18 @@ static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 
 /* cudaGetDeviceProperties */
 typedef cudaError_t (*cudaGetDeviceProperties_fn)(struct cudaDeviceProp *a0, int a1);
-static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, int a1);
-static _Atomic(cudaGetDeviceProperties_fn) cudaGetDeviceProperties_slot = cudaGetDeviceProperties_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *a0, int a1)
-{
-	return atomic_load_explicit(&cudaGetDeviceProperties_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetDeviceProperties_unavailable(struct cudaDeviceProp *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDeviceProperties]);
+}
+static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, int a1);
+static _Atomic(cudaGetDeviceProperties_fn) cudaGetDeviceProperties_slot = cudaGetDeviceProperties_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *a0, int a1)
+{
+	return atomic_load_explicit(&cudaGetDeviceProperties_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, int a1)
 {
@@ -3131,13 +3395,6 @@ static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, in
 }
 
 /* cudaGetDriverEntryPoint */
-typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static _Atomic(cudaGetDriverEntryPoint_fn) cudaGetDriverEntryPoint_slot = cudaGetDriverEntryPoint_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
-{
-	return atomic_load_explicit(&cudaGetDriverEntryPoint_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGetDriverEntryPoint_unavailable(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	(void)a0;
@@ -3147,11 +3404,19 @@ static cudaError_t cudaGetDriverEntryPoint_unavailable(const char *a0, void **a1
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint]);
 }
+static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
+static _Atomic(cudaGetDriverEntryPoint_fn) cudaGetDriverEntryPoint_slot = cudaGetDriverEntryPoint_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
+{
+	return atomic_load_explicit(&cudaGetDriverEntryPoint_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	cudaGetDriverEntryPoint_fn fn = (cudaGetDriverEntryPoint_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint();
 	if (!fn)
 		fn = cudaGetDriverEntryPoint_unavailable;
 	atomic_store_explicit(&cudaGetDriverEntryPoint_slot, fn, memory_order_release);
@@ -3160,12 +3425,6 @@ static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, un
 
 /* cudaGetDriverEntryPointByVersion */
 typedef cudaError_t (*cudaGetDriverEntryPointByVersion_fn)(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4);
-static cudaError_t cudaGetDriverEntryPointByVersion_resolve(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4);
-static _Atomic(cudaGetDriverEntryPointByVersion_fn) cudaGetDriverEntryPointByVersion_slot = cudaGetDriverEntryPointByVersion_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
-{
-	return atomic_load_explicit(&cudaGetDriverEntryPointByVersion_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGetDriverEntryPointByVersion_unavailable(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
 {
 	(void)a0;
@@ -3175,6 +3434,12 @@ static cudaError_t cudaGetDriverEntryPointByVersion_unavailable(const char *a0, 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPointByVersion]);
+}
+static cudaError_t cudaGetDriverEntryPointByVersion_resolve(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4);
+static _Atomic(cudaGetDriverEntryPointByVersion_fn) cudaGetDriverEntryPointByVersion_slot = cudaGetDriverEntryPointByVersion_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
+{
+	return atomic_load_explicit(&cudaGetDriverEntryPointByVersion_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGetDriverEntryPointByVersion_resolve(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
 {
@@ -3189,12 +3454,6 @@ static cudaError_t cudaGetDriverEntryPointByVersion_resolve(const char *a0, void
 
 /* cudaGetDriverEntryPointByVersion_ptsz */
 typedef cudaError_t (*cudaGetDriverEntryPointByVersion_ptsz_fn)(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4);
-static cudaError_t cudaGetDriverEntryPointByVersion_ptsz_resolve(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4);
-static _Atomic(cudaGetDriverEntryPointByVersion_ptsz_fn) cudaGetDriverEntryPointByVersion_ptsz_slot = cudaGetDriverEntryPointByVersion_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
-{
-	return atomic_load_explicit(&cudaGetDriverEntryPointByVersion_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGetDriverEntryPointByVersion_ptsz_unavailable(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
 {
 	(void)a0;
@@ -3204,6 +3463,12 @@ static cudaError_t cudaGetDriverEntryPointByVersion_ptsz_unavailable(const char 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPointByVersion_ptsz]);
+}
+static cudaError_t cudaGetDriverEntryPointByVersion_ptsz_resolve(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4);
+static _Atomic(cudaGetDriverEntryPointByVersion_ptsz_fn) cudaGetDriverEntryPointByVersion_ptsz_slot = cudaGetDriverEntryPointByVersion_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
+{
+	return atomic_load_explicit(&cudaGetDriverEntryPointByVersion_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGetDriverEntryPointByVersion_ptsz_resolve(const char *a0, void **a1, unsigned int a2, unsigned long long a3, enum cudaDriverEntryPointQueryResult *a4)
 {
@@ -3217,13 +3482,6 @@ static cudaError_t cudaGetDriverEntryPointByVersion_ptsz_resolve(const char *a0,
 }
 
 /* cudaGetDriverEntryPoint_ptsz */
-typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
-static _Atomic(cudaGetDriverEntryPoint_ptsz_fn) cudaGetDriverEntryPoint_ptsz_slot = cudaGetDriverEntryPoint_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint_ptsz(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
-{
-	return atomic_load_explicit(&cudaGetDriverEntryPoint_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGetDriverEntryPoint_ptsz_unavailable(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	(void)a0;
@@ -3233,11 +3491,19 @@ static cudaError_t cudaGetDriverEntryPoint_ptsz_unavailable(const char *a0, void
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint_ptsz]);
 }
+static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
+static _Atomic(cudaGetDriverEntryPoint_ptsz_fn) cudaGetDriverEntryPoint_ptsz_slot = cudaGetDriverEntryPoint_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint_ptsz(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
+{
+	return atomic_load_explicit(&cudaGetDriverEntryPoint_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
 	cudaGetDriverEntryPoint_ptsz_fn fn = (cudaGetDriverEntryPoint_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz();
 	if (!fn)
 		fn = cudaGetDriverEntryPoint_ptsz_unavailable;
 	atomic_store_explicit(&cudaGetDriverEntryPoint_ptsz_slot, fn, memory_order_release);
@@ -3284,18 +3550,18 @@ static const char * cudaGetErrorString_resolve(cudaError_t a0)
 
 /* cudaGetExportTable */
 typedef cudaError_t (*cudaGetExportTable_fn)(const void **a0, const cudaUUID_t *a1);
-static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t *a1);
-static _Atomic(cudaGetExportTable_fn) cudaGetExportTable_slot = cudaGetExportTable_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetExportTable(const void **a0, const cudaUUID_t *a1)
-{
-	return atomic_load_explicit(&cudaGetExportTable_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetExportTable_unavailable(const void **a0, const cudaUUID_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetExportTable]);
+}
+static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t *a1);
+static _Atomic(cudaGetExportTable_fn) cudaGetExportTable_slot = cudaGetExportTable_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetExportTable(const void **a0, const cudaUUID_t *a1)
+{
+	return atomic_load_explicit(&cudaGetExportTable_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t *a1)
 {
@@ -3310,18 +3576,18 @@ static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t 
 
 /* cudaGetFuncBySymbol */
 typedef cudaError_t (*cudaGetFuncBySymbol_fn)(cudaFunction_t *a0, const void *a1);
-static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a1);
-static _Atomic(cudaGetFuncBySymbol_fn) cudaGetFuncBySymbol_slot = cudaGetFuncBySymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetFuncBySymbol_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetFuncBySymbol_unavailable(cudaFunction_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetFuncBySymbol]);
+}
+static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a1);
+static _Atomic(cudaGetFuncBySymbol_fn) cudaGetFuncBySymbol_slot = cudaGetFuncBySymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetFuncBySymbol_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a1)
 {
@@ -3336,18 +3602,18 @@ static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a
 
 /* cudaGetKernel */
 typedef cudaError_t (*cudaGetKernel_fn)(cudaKernel_t *a0, const void *a1);
-static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
-static _Atomic(cudaGetKernel_fn) cudaGetKernel_slot = cudaGetKernel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetKernel_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetKernel_unavailable(cudaKernel_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetKernel]);
+}
+static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1);
+static _Atomic(cudaGetKernel_fn) cudaGetKernel_slot = cudaGetKernel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetKernel_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
@@ -3362,16 +3628,16 @@ static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 
 /* cudaGetLastError */
 typedef cudaError_t (*cudaGetLastError_fn)(void);
+static cudaError_t cudaGetLastError_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGetLastError]);
+}
 static cudaError_t cudaGetLastError_resolve(void);
 static _Atomic(cudaGetLastError_fn) cudaGetLastError_slot = cudaGetLastError_resolve;
 CUDASTUB_EXPORT cudaError_t cudaGetLastError(void)
 {
 	return atomic_load_explicit(&cudaGetLastError_slot, memory_order_acquire)();
-}
-static cudaError_t cudaGetLastError_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaGetLastError]);
 }
 static cudaError_t cudaGetLastError_resolve(void)
 {
@@ -3386,12 +3652,6 @@ static cudaError_t cudaGetLastError_resolve(void)
 
 /* cudaGetMipmappedArrayLevel */
 typedef cudaError_t (*cudaGetMipmappedArrayLevel_fn)(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2);
-static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2);
-static _Atomic(cudaGetMipmappedArrayLevel_fn) cudaGetMipmappedArrayLevel_slot = cudaGetMipmappedArrayLevel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGetMipmappedArrayLevel_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGetMipmappedArrayLevel_unavailable(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -3399,6 +3659,12 @@ static cudaError_t cudaGetMipmappedArrayLevel_unavailable(cudaArray_t *a0, cudaM
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetMipmappedArrayLevel]);
+}
+static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2);
+static _Atomic(cudaGetMipmappedArrayLevel_fn) cudaGetMipmappedArrayLevel_slot = cudaGetMipmappedArrayLevel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGetMipmappedArrayLevel_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipmappedArray_const_t a1, unsigned int a2)
 {
@@ -3413,18 +3679,18 @@ static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipma
 
 /* cudaGetSurfaceObjectResourceDesc */
 typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
-static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
-static _Atomic(cudaGetSurfaceObjectResourceDesc_fn) cudaGetSurfaceObjectResourceDesc_slot = cudaGetSurfaceObjectResourceDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetSurfaceObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetSurfaceObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSurfaceObjectResourceDesc]);
+}
+static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
+static _Atomic(cudaGetSurfaceObjectResourceDesc_fn) cudaGetSurfaceObjectResourceDesc_slot = cudaGetSurfaceObjectResourceDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetSurfaceObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
 {
@@ -3439,18 +3705,18 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 
 /* cudaGetSymbolAddress */
 typedef cudaError_t (*cudaGetSymbolAddress_fn)(void **a0, const void *a1);
-static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1);
-static _Atomic(cudaGetSymbolAddress_fn) cudaGetSymbolAddress_slot = cudaGetSymbolAddress_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetSymbolAddress(void **a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetSymbolAddress_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetSymbolAddress_unavailable(void **a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSymbolAddress]);
+}
+static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1);
+static _Atomic(cudaGetSymbolAddress_fn) cudaGetSymbolAddress_slot = cudaGetSymbolAddress_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetSymbolAddress(void **a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetSymbolAddress_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1)
 {
@@ -3465,18 +3731,18 @@ static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1)
 
 /* cudaGetSymbolSize */
 typedef cudaError_t (*cudaGetSymbolSize_fn)(size_t *a0, const void *a1);
-static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1);
-static _Atomic(cudaGetSymbolSize_fn) cudaGetSymbolSize_slot = cudaGetSymbolSize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetSymbolSize(size_t *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaGetSymbolSize_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetSymbolSize_unavailable(size_t *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSymbolSize]);
+}
+static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1);
+static _Atomic(cudaGetSymbolSize_fn) cudaGetSymbolSize_slot = cudaGetSymbolSize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetSymbolSize(size_t *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaGetSymbolSize_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 {
@@ -3491,18 +3757,18 @@ static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 
 /* cudaGetTextureObjectResourceDesc */
 typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
-static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
-static _Atomic(cudaGetTextureObjectResourceDesc_fn) cudaGetTextureObjectResourceDesc_slot = cudaGetTextureObjectResourceDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetTextureObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetTextureObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceDesc]);
+}
+static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
+static _Atomic(cudaGetTextureObjectResourceDesc_fn) cudaGetTextureObjectResourceDesc_slot = cudaGetTextureObjectResourceDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetTextureObjectResourceDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
 {
@@ -3517,18 +3783,18 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 
 /* cudaGetTextureObjectResourceViewDesc */
 typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
-static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
-static _Atomic(cudaGetTextureObjectResourceViewDesc_fn) cudaGetTextureObjectResourceViewDesc_slot = cudaGetTextureObjectResourceViewDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetTextureObjectResourceViewDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetTextureObjectResourceViewDesc_unavailable(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceViewDesc]);
+}
+static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
+static _Atomic(cudaGetTextureObjectResourceViewDesc_fn) cudaGetTextureObjectResourceViewDesc_slot = cudaGetTextureObjectResourceViewDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetTextureObjectResourceViewDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
 {
@@ -3543,18 +3809,18 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 
 /* cudaGetTextureObjectTextureDesc */
 typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
-static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
-static _Atomic(cudaGetTextureObjectTextureDesc_fn) cudaGetTextureObjectTextureDesc_slot = cudaGetTextureObjectTextureDesc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
-{
-	return atomic_load_explicit(&cudaGetTextureObjectTextureDesc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGetTextureObjectTextureDesc_unavailable(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc]);
+}
+static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
+static _Atomic(cudaGetTextureObjectTextureDesc_fn) cudaGetTextureObjectTextureDesc_slot = cudaGetTextureObjectTextureDesc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
+{
+	return atomic_load_explicit(&cudaGetTextureObjectTextureDesc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
 {
@@ -3569,12 +3835,6 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 
 /* cudaGraphAddChildGraphNode */
 typedef cudaError_t (*cudaGraphAddChildGraphNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4);
-static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4);
-static _Atomic(cudaGraphAddChildGraphNode_fn) cudaGraphAddChildGraphNode_slot = cudaGraphAddChildGraphNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddChildGraphNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddChildGraphNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
 {
 	(void)a0;
@@ -3584,6 +3844,12 @@ static cudaError_t cudaGraphAddChildGraphNode_unavailable(cudaGraphNode_t *a0, c
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddChildGraphNode]);
+}
+static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4);
+static _Atomic(cudaGraphAddChildGraphNode_fn) cudaGraphAddChildGraphNode_slot = cudaGraphAddChildGraphNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddChildGraphNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaGraph_t a4)
 {
@@ -3598,12 +3864,6 @@ static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaG
 
 /* cudaGraphAddDependencies */
 typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static _Atomic(cudaGraphAddDependencies_fn) cudaGraphAddDependencies_slot = cudaGraphAddDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddDependencies_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -3613,6 +3873,12 @@ static cudaError_t cudaGraphAddDependencies_unavailable(cudaGraph_t a0, const cu
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddDependencies]);
+}
+static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+static _Atomic(cudaGraphAddDependencies_fn) cudaGraphAddDependencies_slot = cudaGraphAddDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddDependencies_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
@@ -3627,12 +3893,6 @@ static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGr
 
 /* cudaGraphAddEmptyNode */
 typedef cudaError_t (*cudaGraphAddEmptyNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3);
-static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3);
-static _Atomic(cudaGraphAddEmptyNode_fn) cudaGraphAddEmptyNode_slot = cudaGraphAddEmptyNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaGraphAddEmptyNode_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphAddEmptyNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
 {
 	(void)a0;
@@ -3641,6 +3901,12 @@ static cudaError_t cudaGraphAddEmptyNode_unavailable(cudaGraphNode_t *a0, cudaGr
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddEmptyNode]);
+}
+static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3);
+static _Atomic(cudaGraphAddEmptyNode_fn) cudaGraphAddEmptyNode_slot = cudaGraphAddEmptyNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaGraphAddEmptyNode_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3)
 {
@@ -3655,12 +3921,6 @@ static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_
 
 /* cudaGraphAddEventRecordNode */
 typedef cudaError_t (*cudaGraphAddEventRecordNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static _Atomic(cudaGraphAddEventRecordNode_fn) cudaGraphAddEventRecordNode_slot = cudaGraphAddEventRecordNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddEventRecordNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddEventRecordNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
 	(void)a0;
@@ -3670,6 +3930,12 @@ static cudaError_t cudaGraphAddEventRecordNode_unavailable(cudaGraphNode_t *a0, 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddEventRecordNode]);
+}
+static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
+static _Atomic(cudaGraphAddEventRecordNode_fn) cudaGraphAddEventRecordNode_slot = cudaGraphAddEventRecordNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddEventRecordNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
@@ -3684,12 +3950,6 @@ static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cuda
 
 /* cudaGraphAddEventWaitNode */
 typedef cudaError_t (*cudaGraphAddEventWaitNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
-static _Atomic(cudaGraphAddEventWaitNode_fn) cudaGraphAddEventWaitNode_slot = cudaGraphAddEventWaitNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
-{
-	return atomic_load_explicit(&cudaGraphAddEventWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddEventWaitNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
 	(void)a0;
@@ -3699,6 +3959,12 @@ static cudaError_t cudaGraphAddEventWaitNode_unavailable(cudaGraphNode_t *a0, cu
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddEventWaitNode]);
+}
+static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4);
+static _Atomic(cudaGraphAddEventWaitNode_fn) cudaGraphAddEventWaitNode_slot = cudaGraphAddEventWaitNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
+{
+	return atomic_load_explicit(&cudaGraphAddEventWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, cudaEvent_t a4)
 {
@@ -3713,12 +3979,6 @@ static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGr
 
 /* cudaGraphAddExternalSemaphoresSignalNode */
 typedef cudaError_t (*cudaGraphAddExternalSemaphoresSignalNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4);
-static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4);
-static _Atomic(cudaGraphAddExternalSemaphoresSignalNode_fn) cudaGraphAddExternalSemaphoresSignalNode_slot = cudaGraphAddExternalSemaphoresSignalNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
 {
 	(void)a0;
@@ -3728,6 +3988,12 @@ static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_unavailable(cudaGrap
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddExternalSemaphoresSignalNode]);
+}
+static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4);
+static _Atomic(cudaGraphAddExternalSemaphoresSignalNode_fn) cudaGraphAddExternalSemaphoresSignalNode_slot = cudaGraphAddExternalSemaphoresSignalNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreSignalNodeParams *a4)
 {
@@ -3742,12 +4008,6 @@ static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNod
 
 /* cudaGraphAddExternalSemaphoresWaitNode */
 typedef cudaError_t (*cudaGraphAddExternalSemaphoresWaitNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4);
-static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4);
-static _Atomic(cudaGraphAddExternalSemaphoresWaitNode_fn) cudaGraphAddExternalSemaphoresWaitNode_slot = cudaGraphAddExternalSemaphoresWaitNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
 {
 	(void)a0;
@@ -3757,6 +4017,12 @@ static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_unavailable(cudaGraphN
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddExternalSemaphoresWaitNode]);
+}
+static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4);
+static _Atomic(cudaGraphAddExternalSemaphoresWaitNode_fn) cudaGraphAddExternalSemaphoresWaitNode_slot = cudaGraphAddExternalSemaphoresWaitNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaExternalSemaphoreWaitNodeParams *a4)
 {
@@ -3771,12 +4037,6 @@ static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_
 
 /* cudaGraphAddHostNode */
 typedef cudaError_t (*cudaGraphAddHostNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4);
-static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4);
-static _Atomic(cudaGraphAddHostNode_fn) cudaGraphAddHostNode_slot = cudaGraphAddHostNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddHostNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddHostNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
 {
 	(void)a0;
@@ -3786,6 +4046,12 @@ static cudaError_t cudaGraphAddHostNode_unavailable(cudaGraphNode_t *a0, cudaGra
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddHostNode]);
+}
+static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4);
+static _Atomic(cudaGraphAddHostNode_fn) cudaGraphAddHostNode_slot = cudaGraphAddHostNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddHostNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaHostNodeParams *a4)
 {
@@ -3800,12 +4066,6 @@ static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t
 
 /* cudaGraphAddKernelNode */
 typedef cudaError_t (*cudaGraphAddKernelNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4);
-static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4);
-static _Atomic(cudaGraphAddKernelNode_fn) cudaGraphAddKernelNode_slot = cudaGraphAddKernelNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddKernelNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddKernelNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
 {
 	(void)a0;
@@ -3815,6 +4075,12 @@ static cudaError_t cudaGraphAddKernelNode_unavailable(cudaGraphNode_t *a0, cudaG
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddKernelNode]);
+}
+static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4);
+static _Atomic(cudaGraphAddKernelNode_fn) cudaGraphAddKernelNode_slot = cudaGraphAddKernelNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddKernelNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaKernelNodeParams *a4)
 {
@@ -3829,12 +4095,6 @@ static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph
 
 /* cudaGraphAddMemAllocNode */
 typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
-static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
-static _Atomic(cudaGraphAddMemAllocNode_fn) cudaGraphAddMemAllocNode_slot = cudaGraphAddMemAllocNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemAllocNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemAllocNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
 {
 	(void)a0;
@@ -3844,6 +4104,12 @@ static cudaError_t cudaGraphAddMemAllocNode_unavailable(cudaGraphNode_t *a0, cud
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemAllocNode]);
+}
+static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
+static _Atomic(cudaGraphAddMemAllocNode_fn) cudaGraphAddMemAllocNode_slot = cudaGraphAddMemAllocNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemAllocNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
 {
@@ -3858,12 +4124,6 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 
 /* cudaGraphAddMemFreeNode */
 typedef cudaError_t (*cudaGraphAddMemFreeNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4);
-static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4);
-static _Atomic(cudaGraphAddMemFreeNode_fn) cudaGraphAddMemFreeNode_slot = cudaGraphAddMemFreeNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemFreeNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemFreeNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
 {
 	(void)a0;
@@ -3873,6 +4133,12 @@ static cudaError_t cudaGraphAddMemFreeNode_unavailable(cudaGraphNode_t *a0, cuda
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemFreeNode]);
+}
+static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4);
+static _Atomic(cudaGraphAddMemFreeNode_fn) cudaGraphAddMemFreeNode_slot = cudaGraphAddMemFreeNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemFreeNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4)
 {
@@ -3887,12 +4153,6 @@ static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGrap
 
 /* cudaGraphAddMemcpyNode */
 typedef cudaError_t (*cudaGraphAddMemcpyNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4);
-static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4);
-static _Atomic(cudaGraphAddMemcpyNode_fn) cudaGraphAddMemcpyNode_slot = cudaGraphAddMemcpyNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemcpyNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
 {
 	(void)a0;
@@ -3902,6 +4162,12 @@ static cudaError_t cudaGraphAddMemcpyNode_unavailable(cudaGraphNode_t *a0, cudaG
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNode]);
+}
+static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4);
+static _Atomic(cudaGraphAddMemcpyNode_fn) cudaGraphAddMemcpyNode_slot = cudaGraphAddMemcpyNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemcpy3DParms *a4)
 {
@@ -3916,12 +4182,6 @@ static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph
 
 /* cudaGraphAddMemcpyNode1D */
 typedef cudaError_t (*cudaGraphAddMemcpyNode1D_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaGraphAddMemcpyNode1D_fn) cudaGraphAddMemcpyNode1D_slot = cudaGraphAddMemcpyNode1D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNode1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaGraphAddMemcpyNode1D_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -3935,6 +4195,44 @@ static cudaError_t cudaGraphAddMemcpyNode1D_unavailable(cudaGraphNode_t *a0, cud
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNode1D]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphAddMemcpyNode1D = cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(void);
+void *cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(void)
+{
+	cudaGraphAddMemcpyNode1D_fn fn = (cudaGraphAddMemcpyNode1D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNode1D]);
+
+	if (!fn)
+		fn = cudaGraphAddMemcpyNode1D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphAddMemcpyNode1D\n"
+	"	.type cudaGraphAddMemcpyNode1D, @function\n"
+	"cudaGraphAddMemcpyNode1D:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphAddMemcpyNode1D(%rip)\n"
+	"	.size cudaGraphAddMemcpyNode1D, .-cudaGraphAddMemcpyNode1D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D\n"
+	"	.type cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D, @function\n"
+	"cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D:\n"
+	"	lea cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D, .-cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaGraphAddMemcpyNode1D_fn) cudaGraphAddMemcpyNode1D_slot = cudaGraphAddMemcpyNode1D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNode1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaGraphAddMemcpyNode1D_fn fn = (cudaGraphAddMemcpyNode1D_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -3945,15 +4243,10 @@ static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGra
 	atomic_store_explicit(&cudaGraphAddMemcpyNode1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaGraphAddMemcpyNodeFromSymbol */
 typedef cudaError_t (*cudaGraphAddMemcpyNodeFromSymbol_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaGraphAddMemcpyNodeFromSymbol_fn) cudaGraphAddMemcpyNodeFromSymbol_slot = cudaGraphAddMemcpyNodeFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -3968,6 +4261,44 @@ static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_unavailable(cudaGraphNode_t 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeFromSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol = cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(void);
+void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(void)
+{
+	cudaGraphAddMemcpyNodeFromSymbol_fn fn = (cudaGraphAddMemcpyNodeFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeFromSymbol]);
+
+	if (!fn)
+		fn = cudaGraphAddMemcpyNodeFromSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.type cudaGraphAddMemcpyNodeFromSymbol, @function\n"
+	"cudaGraphAddMemcpyNodeFromSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol(%rip)\n"
+	"	.size cudaGraphAddMemcpyNodeFromSymbol, .-cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol, .-cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaGraphAddMemcpyNodeFromSymbol_fn) cudaGraphAddMemcpyNodeFromSymbol_slot = cudaGraphAddMemcpyNodeFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaGraphAddMemcpyNodeFromSymbol_fn fn = (cudaGraphAddMemcpyNodeFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -3978,15 +4309,10 @@ static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0,
 	atomic_store_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaGraphAddMemcpyNodeToSymbol */
 typedef cudaError_t (*cudaGraphAddMemcpyNodeToSymbol_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaGraphAddMemcpyNodeToSymbol_fn) cudaGraphAddMemcpyNodeToSymbol_slot = cudaGraphAddMemcpyNodeToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaGraphAddMemcpyNodeToSymbol_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -4001,6 +4327,44 @@ static cudaError_t cudaGraphAddMemcpyNodeToSymbol_unavailable(cudaGraphNode_t *a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeToSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol = cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(void);
+void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(void)
+{
+	cudaGraphAddMemcpyNodeToSymbol_fn fn = (cudaGraphAddMemcpyNodeToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphAddMemcpyNodeToSymbol]);
+
+	if (!fn)
+		fn = cudaGraphAddMemcpyNodeToSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.type cudaGraphAddMemcpyNodeToSymbol, @function\n"
+	"cudaGraphAddMemcpyNodeToSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol(%rip)\n"
+	"	.size cudaGraphAddMemcpyNodeToSymbol, .-cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol, .-cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaGraphAddMemcpyNodeToSymbol_fn) cudaGraphAddMemcpyNodeToSymbol_slot = cudaGraphAddMemcpyNodeToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaGraphAddMemcpyNodeToSymbol_fn fn = (cudaGraphAddMemcpyNodeToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -4011,15 +4375,10 @@ static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, c
 	atomic_store_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaGraphAddMemsetNode */
 typedef cudaError_t (*cudaGraphAddMemsetNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4);
-static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4);
-static _Atomic(cudaGraphAddMemsetNode_fn) cudaGraphAddMemsetNode_slot = cudaGraphAddMemsetNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
-{
-	return atomic_load_explicit(&cudaGraphAddMemsetNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphAddMemsetNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
 {
 	(void)a0;
@@ -4029,6 +4388,12 @@ static cudaError_t cudaGraphAddMemsetNode_unavailable(cudaGraphNode_t *a0, cudaG
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemsetNode]);
+}
+static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4);
+static _Atomic(cudaGraphAddMemsetNode_fn) cudaGraphAddMemsetNode_slot = cudaGraphAddMemsetNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
+{
+	return atomic_load_explicit(&cudaGraphAddMemsetNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, const struct cudaMemsetParams *a4)
 {
@@ -4043,12 +4408,6 @@ static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph
 
 /* cudaGraphAddNode */
 typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
-static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
-static _Atomic(cudaGraphAddNode_fn) cudaGraphAddNode_slot = cudaGraphAddNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
-{
-	return atomic_load_explicit(&cudaGraphAddNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphAddNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
 {
 	(void)a0;
@@ -4059,6 +4418,12 @@ static cudaError_t cudaGraphAddNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddNode]);
+}
+static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
+static _Atomic(cudaGraphAddNode_fn) cudaGraphAddNode_slot = cudaGraphAddNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
+{
+	return atomic_load_explicit(&cudaGraphAddNode_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
 {
@@ -4073,18 +4438,18 @@ static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1,
 
 /* cudaGraphChildGraphNodeGetGraph */
 typedef cudaError_t (*cudaGraphChildGraphNodeGetGraph_fn)(cudaGraphNode_t a0, cudaGraph_t *a1);
-static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, cudaGraph_t *a1);
-static _Atomic(cudaGraphChildGraphNodeGetGraph_fn) cudaGraphChildGraphNodeGetGraph_slot = cudaGraphChildGraphNodeGetGraph_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t a0, cudaGraph_t *a1)
-{
-	return atomic_load_explicit(&cudaGraphChildGraphNodeGetGraph_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphChildGraphNodeGetGraph_unavailable(cudaGraphNode_t a0, cudaGraph_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphChildGraphNodeGetGraph]);
+}
+static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, cudaGraph_t *a1);
+static _Atomic(cudaGraphChildGraphNodeGetGraph_fn) cudaGraphChildGraphNodeGetGraph_slot = cudaGraphChildGraphNodeGetGraph_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t a0, cudaGraph_t *a1)
+{
+	return atomic_load_explicit(&cudaGraphChildGraphNodeGetGraph_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, cudaGraph_t *a1)
 {
@@ -4099,18 +4464,18 @@ static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, c
 
 /* cudaGraphClone */
 typedef cudaError_t (*cudaGraphClone_fn)(cudaGraph_t *a0, cudaGraph_t a1);
-static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1);
-static _Atomic(cudaGraphClone_fn) cudaGraphClone_slot = cudaGraphClone_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *a0, cudaGraph_t a1)
-{
-	return atomic_load_explicit(&cudaGraphClone_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphClone_unavailable(cudaGraph_t *a0, cudaGraph_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphClone]);
+}
+static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1);
+static _Atomic(cudaGraphClone_fn) cudaGraphClone_slot = cudaGraphClone_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *a0, cudaGraph_t a1)
+{
+	return atomic_load_explicit(&cudaGraphClone_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1)
 {
@@ -4125,12 +4490,6 @@ static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1)
 
 /* cudaGraphConditionalHandleCreate */
 typedef cudaError_t (*cudaGraphConditionalHandleCreate_fn)(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphConditionalHandleCreate_fn) cudaGraphConditionalHandleCreate_slot = cudaGraphConditionalHandleCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphConditionalHandleCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphConditionalHandleCreate_unavailable(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -4139,6 +4498,12 @@ static cudaError_t cudaGraphConditionalHandleCreate_unavailable(cudaGraphConditi
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphConditionalHandleCreate]);
+}
+static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphConditionalHandleCreate_fn) cudaGraphConditionalHandleCreate_slot = cudaGraphConditionalHandleCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphConditionalHandleCreate_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditionalHandle *a0, cudaGraph_t a1, unsigned int a2, unsigned int a3)
 {
@@ -4153,18 +4518,18 @@ static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditional
 
 /* cudaGraphCreate */
 typedef cudaError_t (*cudaGraphCreate_fn)(cudaGraph_t *a0, unsigned int a1);
-static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1);
-static _Atomic(cudaGraphCreate_fn) cudaGraphCreate_slot = cudaGraphCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaGraphCreate_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphCreate_unavailable(cudaGraph_t *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphCreate]);
+}
+static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1);
+static _Atomic(cudaGraphCreate_fn) cudaGraphCreate_slot = cudaGraphCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaGraphCreate_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1)
 {
@@ -4179,12 +4544,6 @@ static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1)
 
 /* cudaGraphDebugDotPrint */
 typedef cudaError_t (*cudaGraphDebugDotPrint_fn)(cudaGraph_t a0, const char *a1, unsigned int a2);
-static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1, unsigned int a2);
-static _Atomic(cudaGraphDebugDotPrint_fn) cudaGraphDebugDotPrint_slot = cudaGraphDebugDotPrint_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t a0, const char *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphDebugDotPrint_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphDebugDotPrint_unavailable(cudaGraph_t a0, const char *a1, unsigned int a2)
 {
 	(void)a0;
@@ -4192,6 +4551,12 @@ static cudaError_t cudaGraphDebugDotPrint_unavailable(cudaGraph_t a0, const char
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphDebugDotPrint]);
+}
+static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1, unsigned int a2);
+static _Atomic(cudaGraphDebugDotPrint_fn) cudaGraphDebugDotPrint_slot = cudaGraphDebugDotPrint_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t a0, const char *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphDebugDotPrint_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1, unsigned int a2)
 {
@@ -4206,17 +4571,17 @@ static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1
 
 /* cudaGraphDestroy */
 typedef cudaError_t (*cudaGraphDestroy_fn)(cudaGraph_t a0);
-static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0);
-static _Atomic(cudaGraphDestroy_fn) cudaGraphDestroy_slot = cudaGraphDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t a0)
-{
-	return atomic_load_explicit(&cudaGraphDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphDestroy_unavailable(cudaGraph_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphDestroy]);
+}
+static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0);
+static _Atomic(cudaGraphDestroy_fn) cudaGraphDestroy_slot = cudaGraphDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t a0)
+{
+	return atomic_load_explicit(&cudaGraphDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0)
 {
@@ -4231,17 +4596,17 @@ static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0)
 
 /* cudaGraphDestroyNode */
 typedef cudaError_t (*cudaGraphDestroyNode_fn)(cudaGraphNode_t a0);
-static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0);
-static _Atomic(cudaGraphDestroyNode_fn) cudaGraphDestroyNode_slot = cudaGraphDestroyNode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphDestroyNode(cudaGraphNode_t a0)
-{
-	return atomic_load_explicit(&cudaGraphDestroyNode_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphDestroyNode_unavailable(cudaGraphNode_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphDestroyNode]);
+}
+static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0);
+static _Atomic(cudaGraphDestroyNode_fn) cudaGraphDestroyNode_slot = cudaGraphDestroyNode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphDestroyNode(cudaGraphNode_t a0)
+{
+	return atomic_load_explicit(&cudaGraphDestroyNode_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0)
 {
@@ -4256,18 +4621,18 @@ static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0)
 
 /* cudaGraphEventRecordNodeGetEvent */
 typedef cudaError_t (*cudaGraphEventRecordNodeGetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t *a1);
-static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
-static _Atomic(cudaGraphEventRecordNodeGetEvent_fn) cudaGraphEventRecordNodeGetEvent_slot = cudaGraphEventRecordNodeGetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
-{
-	return atomic_load_explicit(&cudaGraphEventRecordNodeGetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventRecordNodeGetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventRecordNodeGetEvent]);
+}
+static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
+static _Atomic(cudaGraphEventRecordNodeGetEvent_fn) cudaGraphEventRecordNodeGetEvent_slot = cudaGraphEventRecordNodeGetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
+{
+	return atomic_load_explicit(&cudaGraphEventRecordNodeGetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
@@ -4282,18 +4647,18 @@ static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, 
 
 /* cudaGraphEventRecordNodeSetEvent */
 typedef cudaError_t (*cudaGraphEventRecordNodeSetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t a1);
-static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
-static _Atomic(cudaGraphEventRecordNodeSetEvent_fn) cudaGraphEventRecordNodeSetEvent_slot = cudaGraphEventRecordNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
-{
-	return atomic_load_explicit(&cudaGraphEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventRecordNodeSetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventRecordNodeSetEvent]);
+}
+static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
+static _Atomic(cudaGraphEventRecordNodeSetEvent_fn) cudaGraphEventRecordNodeSetEvent_slot = cudaGraphEventRecordNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
+{
+	return atomic_load_explicit(&cudaGraphEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1)
 {
@@ -4308,18 +4673,18 @@ static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, 
 
 /* cudaGraphEventWaitNodeGetEvent */
 typedef cudaError_t (*cudaGraphEventWaitNodeGetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t *a1);
-static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
-static _Atomic(cudaGraphEventWaitNodeGetEvent_fn) cudaGraphEventWaitNodeGetEvent_slot = cudaGraphEventWaitNodeGetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
-{
-	return atomic_load_explicit(&cudaGraphEventWaitNodeGetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventWaitNodeGetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventWaitNodeGetEvent]);
+}
+static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1);
+static _Atomic(cudaGraphEventWaitNodeGetEvent_fn) cudaGraphEventWaitNodeGetEvent_slot = cudaGraphEventWaitNodeGetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t a0, cudaEvent_t *a1)
+{
+	return atomic_load_explicit(&cudaGraphEventWaitNodeGetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t *a1)
 {
@@ -4334,18 +4699,18 @@ static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cu
 
 /* cudaGraphEventWaitNodeSetEvent */
 typedef cudaError_t (*cudaGraphEventWaitNodeSetEvent_fn)(cudaGraphNode_t a0, cudaEvent_t a1);
-static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
-static _Atomic(cudaGraphEventWaitNodeSetEvent_fn) cudaGraphEventWaitNodeSetEvent_slot = cudaGraphEventWaitNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
-{
-	return atomic_load_explicit(&cudaGraphEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphEventWaitNodeSetEvent_unavailable(cudaGraphNode_t a0, cudaEvent_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphEventWaitNodeSetEvent]);
+}
+static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1);
+static _Atomic(cudaGraphEventWaitNodeSetEvent_fn) cudaGraphEventWaitNodeSetEvent_slot = cudaGraphEventWaitNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t a0, cudaEvent_t a1)
+{
+	return atomic_load_explicit(&cudaGraphEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cudaEvent_t a1)
 {
@@ -4360,12 +4725,6 @@ static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cu
 
 /* cudaGraphExecChildGraphNodeSetParams */
 typedef cudaError_t (*cudaGraphExecChildGraphNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static _Atomic(cudaGraphExecChildGraphNodeSetParams_fn) cudaGraphExecChildGraphNodeSetParams_slot = cudaGraphExecChildGraphNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
-{
-	return atomic_load_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecChildGraphNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
 	(void)a0;
@@ -4373,6 +4732,12 @@ static cudaError_t cudaGraphExecChildGraphNodeSetParams_unavailable(cudaGraphExe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecChildGraphNodeSetParams]);
+}
+static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2);
+static _Atomic(cudaGraphExecChildGraphNodeSetParams_fn) cudaGraphExecChildGraphNodeSetParams_slot = cudaGraphExecChildGraphNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
+{
+	return atomic_load_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
@@ -4387,17 +4752,17 @@ static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t 
 
 /* cudaGraphExecDestroy */
 typedef cudaError_t (*cudaGraphExecDestroy_fn)(cudaGraphExec_t a0);
-static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0);
-static _Atomic(cudaGraphExecDestroy_fn) cudaGraphExecDestroy_slot = cudaGraphExecDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t a0)
-{
-	return atomic_load_explicit(&cudaGraphExecDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphExecDestroy_unavailable(cudaGraphExec_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecDestroy]);
+}
+static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0);
+static _Atomic(cudaGraphExecDestroy_fn) cudaGraphExecDestroy_slot = cudaGraphExecDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t a0)
+{
+	return atomic_load_explicit(&cudaGraphExecDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0)
 {
@@ -4412,12 +4777,6 @@ static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0)
 
 /* cudaGraphExecEventRecordNodeSetEvent */
 typedef cudaError_t (*cudaGraphExecEventRecordNodeSetEvent_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static _Atomic(cudaGraphExecEventRecordNodeSetEvent_fn) cudaGraphExecEventRecordNodeSetEvent_slot = cudaGraphExecEventRecordNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
-{
-	return atomic_load_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecEventRecordNodeSetEvent_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
 	(void)a0;
@@ -4425,6 +4784,12 @@ static cudaError_t cudaGraphExecEventRecordNodeSetEvent_unavailable(cudaGraphExe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecEventRecordNodeSetEvent]);
+}
+static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
+static _Atomic(cudaGraphExecEventRecordNodeSetEvent_fn) cudaGraphExecEventRecordNodeSetEvent_slot = cudaGraphExecEventRecordNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
+{
+	return atomic_load_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
@@ -4439,12 +4804,6 @@ static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t 
 
 /* cudaGraphExecEventWaitNodeSetEvent */
 typedef cudaError_t (*cudaGraphExecEventWaitNodeSetEvent_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
-static _Atomic(cudaGraphExecEventWaitNodeSetEvent_fn) cudaGraphExecEventWaitNodeSetEvent_slot = cudaGraphExecEventWaitNodeSetEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
-{
-	return atomic_load_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecEventWaitNodeSetEvent_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
 	(void)a0;
@@ -4452,6 +4811,12 @@ static cudaError_t cudaGraphExecEventWaitNodeSetEvent_unavailable(cudaGraphExec_
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecEventWaitNodeSetEvent]);
+}
+static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2);
+static _Atomic(cudaGraphExecEventWaitNodeSetEvent_fn) cudaGraphExecEventWaitNodeSetEvent_slot = cudaGraphExecEventWaitNodeSetEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
+{
+	return atomic_load_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, cudaEvent_t a2)
 {
@@ -4466,12 +4831,6 @@ static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0
 
 /* cudaGraphExecExternalSemaphoresSignalNodeSetParams */
 typedef cudaError_t (*cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2);
-static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2);
-static _Atomic(cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
 {
 	(void)a0;
@@ -4479,6 +4838,12 @@ static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_unavailabl
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecExternalSemaphoresSignalNodeSetParams]);
+}
+static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2);
+static _Atomic(cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreSignalNodeParams *a2)
 {
@@ -4493,12 +4858,6 @@ static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cu
 
 /* cudaGraphExecExternalSemaphoresWaitNodeSetParams */
 typedef cudaError_t (*cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2);
-static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2);
-static _Atomic(cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
 {
 	(void)a0;
@@ -4506,6 +4865,12 @@ static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_unavailable(
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecExternalSemaphoresWaitNodeSetParams]);
+}
+static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2);
+static _Atomic(cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaExternalSemaphoreWaitNodeParams *a2)
 {
@@ -4520,18 +4885,18 @@ static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cuda
 
 /* cudaGraphExecGetFlags */
 typedef cudaError_t (*cudaGraphExecGetFlags_fn)(cudaGraphExec_t a0, unsigned long long *a1);
-static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned long long *a1);
-static _Atomic(cudaGraphExecGetFlags_fn) cudaGraphExecGetFlags_slot = cudaGraphExecGetFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cudaGraphExecGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExecGetFlags_unavailable(cudaGraphExec_t a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecGetFlags]);
+}
+static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned long long *a1);
+static _Atomic(cudaGraphExecGetFlags_fn) cudaGraphExecGetFlags_slot = cudaGraphExecGetFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cudaGraphExecGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned long long *a1)
 {
@@ -4546,12 +4911,6 @@ static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned lo
 
 /* cudaGraphExecHostNodeSetParams */
 typedef cudaError_t (*cudaGraphExecHostNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2);
-static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2);
-static _Atomic(cudaGraphExecHostNodeSetParams_fn) cudaGraphExecHostNodeSetParams_slot = cudaGraphExecHostNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecHostNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecHostNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
 {
 	(void)a0;
@@ -4559,6 +4918,12 @@ static cudaError_t cudaGraphExecHostNodeSetParams_unavailable(cudaGraphExec_t a0
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecHostNodeSetParams]);
+}
+static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2);
+static _Atomic(cudaGraphExecHostNodeSetParams_fn) cudaGraphExecHostNodeSetParams_slot = cudaGraphExecHostNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecHostNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaHostNodeParams *a2)
 {
@@ -4573,12 +4938,6 @@ static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cu
 
 /* cudaGraphExecKernelNodeSetParams */
 typedef cudaError_t (*cudaGraphExecKernelNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2);
-static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2);
-static _Atomic(cudaGraphExecKernelNodeSetParams_fn) cudaGraphExecKernelNodeSetParams_slot = cudaGraphExecKernelNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecKernelNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecKernelNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
 {
 	(void)a0;
@@ -4586,6 +4945,12 @@ static cudaError_t cudaGraphExecKernelNodeSetParams_unavailable(cudaGraphExec_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecKernelNodeSetParams]);
+}
+static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2);
+static _Atomic(cudaGraphExecKernelNodeSetParams_fn) cudaGraphExecKernelNodeSetParams_slot = cudaGraphExecKernelNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecKernelNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaKernelNodeParams *a2)
 {
@@ -4600,12 +4965,6 @@ static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, 
 
 /* cudaGraphExecMemcpyNodeSetParams */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2);
-static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2);
-static _Atomic(cudaGraphExecMemcpyNodeSetParams_fn) cudaGraphExecMemcpyNodeSetParams_slot = cudaGraphExecMemcpyNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
 {
 	(void)a0;
@@ -4613,6 +4972,12 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams_unavailable(cudaGraphExec_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParams]);
+}
+static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2);
+static _Atomic(cudaGraphExecMemcpyNodeSetParams_fn) cudaGraphExecMemcpyNodeSetParams_slot = cudaGraphExecMemcpyNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemcpy3DParms *a2)
 {
@@ -4627,12 +4992,6 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, 
 
 /* cudaGraphExecMemcpyNodeSetParams1D */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParams1D_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaGraphExecMemcpyNodeSetParams1D_fn) cudaGraphExecMemcpyNodeSetParams1D_slot = cudaGraphExecMemcpyNodeSetParams1D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -4643,6 +5002,12 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_unavailable(cudaGraphExec_
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParams1D]);
+}
+static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaGraphExecMemcpyNodeSetParams1D_fn) cudaGraphExecMemcpyNodeSetParams1D_slot = cudaGraphExecMemcpyNodeSetParams1D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -4657,12 +5022,6 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0
 
 /* cudaGraphExecMemcpyNodeSetParamsFromSymbol */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn) cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot = cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -4675,6 +5034,44 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_unavailable(cudaGr
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsFromSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol = cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(void);
+void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(void)
+{
+	cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsFromSymbol]);
+
+	if (!fn)
+		fn = cudaGraphExecMemcpyNodeSetParamsFromSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.type cudaGraphExecMemcpyNodeSetParamsFromSymbol, @function\n"
+	"cudaGraphExecMemcpyNodeSetParamsFromSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol(%rip)\n"
+	"	.size cudaGraphExecMemcpyNodeSetParamsFromSymbol, .-cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol, .-cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn) cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot = cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -4685,15 +5082,10 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphE
 	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaGraphExecMemcpyNodeSetParamsToSymbol */
 typedef cudaError_t (*cudaGraphExecMemcpyNodeSetParamsToSymbol_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaGraphExecMemcpyNodeSetParamsToSymbol_fn) cudaGraphExecMemcpyNodeSetParamsToSymbol_slot = cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -4706,6 +5098,44 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_unavailable(cudaGrap
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsToSymbol]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol = cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(void);
+void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(void)
+{
+	cudaGraphExecMemcpyNodeSetParamsToSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaGraphExecMemcpyNodeSetParamsToSymbol]);
+
+	if (!fn)
+		fn = cudaGraphExecMemcpyNodeSetParamsToSymbol_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.type cudaGraphExecMemcpyNodeSetParamsToSymbol, @function\n"
+	"cudaGraphExecMemcpyNodeSetParamsToSymbol:\n"
+	"	jmp *cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol(%rip)\n"
+	"	.size cudaGraphExecMemcpyNodeSetParamsToSymbol, .-cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.type cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol, @function\n"
+	"cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol:\n"
+	"	lea cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol, .-cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaGraphExecMemcpyNodeSetParamsToSymbol_fn) cudaGraphExecMemcpyNodeSetParamsToSymbol_slot = cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaGraphExecMemcpyNodeSetParamsToSymbol_fn fn = (cudaGraphExecMemcpyNodeSetParamsToSymbol_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -4716,15 +5146,10 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExe
 	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaGraphExecMemsetNodeSetParams */
 typedef cudaError_t (*cudaGraphExecMemsetNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2);
-static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2);
-static _Atomic(cudaGraphExecMemsetNodeSetParams_fn) cudaGraphExecMemsetNodeSetParams_slot = cudaGraphExecMemsetNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecMemsetNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
 {
 	(void)a0;
@@ -4732,6 +5157,12 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_unavailable(cudaGraphExec_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecMemsetNodeSetParams]);
+}
+static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2);
+static _Atomic(cudaGraphExecMemsetNodeSetParams_fn) cudaGraphExecMemsetNodeSetParams_slot = cudaGraphExecMemsetNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, const struct cudaMemsetParams *a2)
 {
@@ -4746,12 +5177,6 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, 
 
 /* cudaGraphExecNodeSetParams */
 typedef cudaError_t (*cudaGraphExecNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
-static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
-static _Atomic(cudaGraphExecNodeSetParams_fn) cudaGraphExecNodeSetParams_slot = cudaGraphExecNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
 {
 	(void)a0;
@@ -4759,6 +5184,12 @@ static cudaError_t cudaGraphExecNodeSetParams_unavailable(cudaGraphExec_t a0, cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecNodeSetParams]);
+}
+static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
+static _Atomic(cudaGraphExecNodeSetParams_fn) cudaGraphExecNodeSetParams_slot = cudaGraphExecNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecNodeSetParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
 {
@@ -4772,13 +5203,6 @@ static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGr
 }
 
 /* cudaGraphExecUpdate */
-typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
-static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
-static _Atomic(cudaGraphExecUpdate_fn) cudaGraphExecUpdate_slot = cudaGraphExecUpdate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
-{
-	return atomic_load_explicit(&cudaGraphExecUpdate_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphExecUpdate_unavailable(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
 {
 	(void)a0;
@@ -4787,11 +5211,19 @@ static cudaError_t cudaGraphExecUpdate_unavailable(cudaGraphExec_t a0, cudaGraph
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecUpdate]);
 }
+static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
+static _Atomic(cudaGraphExecUpdate_fn) cudaGraphExecUpdate_slot = cudaGraphExecUpdate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
+{
+	return atomic_load_explicit(&cudaGraphExecUpdate_slot, memory_order_acquire)(a0, a1, a2);
+}
 static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2)
 {
 	cudaGraphExecUpdate_fn fn = (cudaGraphExecUpdate_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecUpdate]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphExecUpdate();
 	if (!fn)
 		fn = cudaGraphExecUpdate_unavailable;
 	atomic_store_explicit(&cudaGraphExecUpdate_slot, fn, memory_order_release);
@@ -4800,18 +5232,18 @@ static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a
 
 /* cudaGraphExternalSemaphoresSignalNodeGetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresSignalNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresSignalNodeGetParams_fn) cudaGraphExternalSemaphoresSignalNodeGetParams_slot = cudaGraphExternalSemaphoresSignalNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresSignalNodeGetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresSignalNodeGetParams_fn) cudaGraphExternalSemaphoresSignalNodeGetParams_slot = cudaGraphExternalSemaphoresSignalNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
@@ -4826,18 +5258,18 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGr
 
 /* cudaGraphExternalSemaphoresSignalNodeSetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresSignalNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExternalSemaphoresSignalNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresSignalNodeSetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresSignalNodeSetParams_fn) cudaGraphExternalSemaphoresSignalNodeSetParams_slot = cudaGraphExternalSemaphoresSignalNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreSignalNodeParams *a1)
 {
@@ -4852,18 +5284,18 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGr
 
 /* cudaGraphExternalSemaphoresWaitNodeGetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresWaitNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresWaitNodeGetParams_fn) cudaGraphExternalSemaphoresWaitNodeGetParams_slot = cudaGraphExternalSemaphoresWaitNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresWaitNodeGetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresWaitNodeGetParams_fn) cudaGraphExternalSemaphoresWaitNodeGetParams_slot = cudaGraphExternalSemaphoresWaitNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
@@ -4878,18 +5310,18 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGrap
 
 /* cudaGraphExternalSemaphoresWaitNodeSetParams */
 typedef cudaError_t (*cudaGraphExternalSemaphoresWaitNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1);
-static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1);
-static _Atomic(cudaGraphExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExternalSemaphoresWaitNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExternalSemaphoresWaitNodeSetParams]);
+}
+static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1);
+static _Atomic(cudaGraphExternalSemaphoresWaitNodeSetParams_fn) cudaGraphExternalSemaphoresWaitNodeSetParams_slot = cudaGraphExternalSemaphoresWaitNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaExternalSemaphoreWaitNodeParams *a1)
 {
@@ -4904,12 +5336,6 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGrap
 
 /* cudaGraphGetEdges */
 typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
-static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
-static _Atomic(cudaGraphGetEdges_fn) cudaGraphGetEdges_slot = cudaGraphGetEdges_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphGetEdges(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
-{
-	return atomic_load_explicit(&cudaGraphGetEdges_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphGetEdges_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
 {
 	(void)a0;
@@ -4919,6 +5345,12 @@ static cudaError_t cudaGraphGetEdges_unavailable(cudaGraph_t a0, cudaGraphNode_t
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetEdges]);
+}
+static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
+static _Atomic(cudaGraphGetEdges_fn) cudaGraphGetEdges_slot = cudaGraphGetEdges_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphGetEdges(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
+{
+	return atomic_load_explicit(&cudaGraphGetEdges_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
 {
@@ -4933,12 +5365,6 @@ static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 
 /* cudaGraphGetNodes */
 typedef cudaError_t (*cudaGraphGetNodes_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static _Atomic(cudaGraphGetNodes_fn) cudaGraphGetNodes_slot = cudaGraphGetNodes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cudaGraphGetNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphGetNodes_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -4946,6 +5372,12 @@ static cudaError_t cudaGraphGetNodes_unavailable(cudaGraph_t a0, cudaGraphNode_t
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetNodes]);
+}
+static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
+static _Atomic(cudaGraphGetNodes_fn) cudaGraphGetNodes_slot = cudaGraphGetNodes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cudaGraphGetNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
@@ -4960,12 +5392,6 @@ static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 
 /* cudaGraphGetRootNodes */
 typedef cudaError_t (*cudaGraphGetRootNodes_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
-static _Atomic(cudaGraphGetRootNodes_fn) cudaGraphGetRootNodes_slot = cudaGraphGetRootNodes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
-{
-	return atomic_load_explicit(&cudaGraphGetRootNodes_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphGetRootNodes_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -4973,6 +5399,12 @@ static cudaError_t cudaGraphGetRootNodes_unavailable(cudaGraph_t a0, cudaGraphNo
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetRootNodes]);
+}
+static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2);
+static _Atomic(cudaGraphGetRootNodes_fn) cudaGraphGetRootNodes_slot = cudaGraphGetRootNodes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphGetRootNodes(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
+{
+	return atomic_load_explicit(&cudaGraphGetRootNodes_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
@@ -4987,18 +5419,18 @@ static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t
 
 /* cudaGraphHostNodeGetParams */
 typedef cudaError_t (*cudaGraphHostNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaHostNodeParams *a1);
-static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaHostNodeParams *a1);
-static _Atomic(cudaGraphHostNodeGetParams_fn) cudaGraphHostNodeGetParams_slot = cudaGraphHostNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphHostNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphHostNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphHostNodeGetParams]);
+}
+static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaHostNodeParams *a1);
+static _Atomic(cudaGraphHostNodeGetParams_fn) cudaGraphHostNodeGetParams_slot = cudaGraphHostNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphHostNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaHostNodeParams *a1)
 {
@@ -5013,18 +5445,18 @@ static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct
 
 /* cudaGraphHostNodeSetParams */
 typedef cudaError_t (*cudaGraphHostNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1);
-static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1);
-static _Atomic(cudaGraphHostNodeSetParams_fn) cudaGraphHostNodeSetParams_slot = cudaGraphHostNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphHostNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphHostNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphHostNodeSetParams]);
+}
+static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1);
+static _Atomic(cudaGraphHostNodeSetParams_fn) cudaGraphHostNodeSetParams_slot = cudaGraphHostNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphHostNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaHostNodeParams *a1)
 {
@@ -5038,13 +5470,6 @@ static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const 
 }
 
 /* cudaGraphInstantiate */
-typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static _Atomic(cudaGraphInstantiate_fn) cudaGraphInstantiate_slot = cudaGraphInstantiate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiate_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiate_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
 	(void)a0;
@@ -5053,11 +5478,19 @@ static cudaError_t cudaGraphInstantiate_unavailable(cudaGraphExec_t *a0, cudaGra
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiate]);
 }
+static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
+static _Atomic(cudaGraphInstantiate_fn) cudaGraphInstantiate_slot = cudaGraphInstantiate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiate_slot, memory_order_acquire)(a0, a1, a2);
+}
 static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
 	cudaGraphInstantiate_fn fn = (cudaGraphInstantiate_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiate]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphInstantiate();
 	if (!fn)
 		fn = cudaGraphInstantiate_unavailable;
 	atomic_store_explicit(&cudaGraphInstantiate_slot, fn, memory_order_release);
@@ -5066,12 +5499,6 @@ static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t
 
 /* cudaGraphInstantiateWithFlags */
 typedef cudaError_t (*cudaGraphInstantiateWithFlags_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
-static _Atomic(cudaGraphInstantiateWithFlags_fn) cudaGraphInstantiateWithFlags_slot = cudaGraphInstantiateWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiateWithFlags_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiateWithFlags_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
 	(void)a0;
@@ -5079,6 +5506,12 @@ static cudaError_t cudaGraphInstantiateWithFlags_unavailable(cudaGraphExec_t *a0
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiateWithFlags]);
+}
+static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
+static _Atomic(cudaGraphInstantiateWithFlags_fn) cudaGraphInstantiateWithFlags_slot = cudaGraphInstantiateWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiateWithFlags_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2)
 {
@@ -5093,12 +5526,6 @@ static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cu
 
 /* cudaGraphInstantiateWithParams */
 typedef cudaError_t (*cudaGraphInstantiateWithParams_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static _Atomic(cudaGraphInstantiateWithParams_fn) cudaGraphInstantiateWithParams_slot = cudaGraphInstantiateWithParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiateWithParams_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiateWithParams_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
 	(void)a0;
@@ -5106,6 +5533,12 @@ static cudaError_t cudaGraphInstantiateWithParams_unavailable(cudaGraphExec_t *a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiateWithParams]);
+}
+static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
+static _Atomic(cudaGraphInstantiateWithParams_fn) cudaGraphInstantiateWithParams_slot = cudaGraphInstantiateWithParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiateWithParams_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
@@ -5120,12 +5553,6 @@ static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, c
 
 /* cudaGraphInstantiateWithParams_ptsz */
 typedef cudaError_t (*cudaGraphInstantiateWithParams_ptsz_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
-static _Atomic(cudaGraphInstantiateWithParams_ptsz_fn) cudaGraphInstantiateWithParams_ptsz_slot = cudaGraphInstantiateWithParams_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
-{
-	return atomic_load_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphInstantiateWithParams_ptsz_unavailable(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
 	(void)a0;
@@ -5133,6 +5560,12 @@ static cudaError_t cudaGraphInstantiateWithParams_ptsz_unavailable(cudaGraphExec
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphInstantiateWithParams_ptsz]);
+}
+static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2);
+static _Atomic(cudaGraphInstantiateWithParams_ptsz_fn) cudaGraphInstantiateWithParams_ptsz_slot = cudaGraphInstantiateWithParams_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
+{
+	return atomic_load_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *a0, cudaGraph_t a1, cudaGraphInstantiateParams *a2)
 {
@@ -5147,18 +5580,18 @@ static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *
 
 /* cudaGraphKernelNodeCopyAttributes */
 typedef cudaError_t (*cudaGraphKernelNodeCopyAttributes_fn)(cudaGraphNode_t a0, cudaGraphNode_t a1);
-static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0, cudaGraphNode_t a1);
-static _Atomic(cudaGraphKernelNodeCopyAttributes_fn) cudaGraphKernelNodeCopyAttributes_slot = cudaGraphKernelNodeCopyAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t a0, cudaGraphNode_t a1)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeCopyAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphKernelNodeCopyAttributes_unavailable(cudaGraphNode_t a0, cudaGraphNode_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeCopyAttributes]);
+}
+static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0, cudaGraphNode_t a1);
+static _Atomic(cudaGraphKernelNodeCopyAttributes_fn) cudaGraphKernelNodeCopyAttributes_slot = cudaGraphKernelNodeCopyAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t a0, cudaGraphNode_t a1)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeCopyAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0, cudaGraphNode_t a1)
 {
@@ -5173,12 +5606,6 @@ static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0,
 
 /* cudaGraphKernelNodeGetAttribute */
 typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static _Atomic(cudaGraphKernelNodeGetAttribute_fn) cudaGraphKernelNodeGetAttribute_slot = cudaGraphKernelNodeGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphKernelNodeGetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5186,6 +5613,12 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_unavailable(cudaGraphNode_t a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeGetAttribute]);
+}
+static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+static _Atomic(cudaGraphKernelNodeGetAttribute_fn) cudaGraphKernelNodeGetAttribute_slot = cudaGraphKernelNodeGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
@@ -5200,18 +5633,18 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, c
 
 /* cudaGraphKernelNodeGetParams */
 typedef cudaError_t (*cudaGraphKernelNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1);
-static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1);
-static _Atomic(cudaGraphKernelNodeGetParams_fn) cudaGraphKernelNodeGetParams_slot = cudaGraphKernelNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphKernelNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeGetParams]);
+}
+static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1);
+static _Atomic(cudaGraphKernelNodeGetParams_fn) cudaGraphKernelNodeGetParams_slot = cudaGraphKernelNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaKernelNodeParams *a1)
 {
@@ -5226,12 +5659,6 @@ static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, stru
 
 /* cudaGraphKernelNodeSetAttribute */
 typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static _Atomic(cudaGraphKernelNodeSetAttribute_fn) cudaGraphKernelNodeSetAttribute_slot = cudaGraphKernelNodeSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphKernelNodeSetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5239,6 +5666,12 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_unavailable(cudaGraphNode_t a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeSetAttribute]);
+}
+static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+static _Atomic(cudaGraphKernelNodeSetAttribute_fn) cudaGraphKernelNodeSetAttribute_slot = cudaGraphKernelNodeSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
@@ -5253,18 +5686,18 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, c
 
 /* cudaGraphKernelNodeSetParams */
 typedef cudaError_t (*cudaGraphKernelNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1);
-static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1);
-static _Atomic(cudaGraphKernelNodeSetParams_fn) cudaGraphKernelNodeSetParams_slot = cudaGraphKernelNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphKernelNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphKernelNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeSetParams]);
+}
+static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1);
+static _Atomic(cudaGraphKernelNodeSetParams_fn) cudaGraphKernelNodeSetParams_slot = cudaGraphKernelNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphKernelNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaKernelNodeParams *a1)
 {
@@ -5279,18 +5712,18 @@ static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, cons
 
 /* cudaGraphLaunch */
 typedef cudaError_t (*cudaGraphLaunch_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphLaunch_fn) cudaGraphLaunch_slot = cudaGraphLaunch_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphLaunch_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphLaunch_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphLaunch]);
+}
+static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphLaunch_fn) cudaGraphLaunch_slot = cudaGraphLaunch_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphLaunch_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5305,18 +5738,18 @@ static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 
 /* cudaGraphLaunch_ptsz */
 typedef cudaError_t (*cudaGraphLaunch_ptsz_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphLaunch_ptsz_fn) cudaGraphLaunch_ptsz_slot = cudaGraphLaunch_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphLaunch_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphLaunch_ptsz_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphLaunch_ptsz]);
+}
+static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphLaunch_ptsz_fn) cudaGraphLaunch_ptsz_slot = cudaGraphLaunch_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphLaunch_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5331,18 +5764,18 @@ static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 
 /* cudaGraphMemAllocNodeGetParams */
 typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
-static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
-static _Atomic(cudaGraphMemAllocNodeGetParams_fn) cudaGraphMemAllocNodeGetParams_slot = cudaGraphMemAllocNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemAllocNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemAllocNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemAllocNodeGetParams]);
+}
+static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
+static _Atomic(cudaGraphMemAllocNodeGetParams_fn) cudaGraphMemAllocNodeGetParams_slot = cudaGraphMemAllocNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemAllocNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
 {
@@ -5357,18 +5790,18 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 
 /* cudaGraphMemFreeNodeGetParams */
 typedef cudaError_t (*cudaGraphMemFreeNodeGetParams_fn)(cudaGraphNode_t a0, void *a1);
-static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, void *a1);
-static _Atomic(cudaGraphMemFreeNodeGetParams_fn) cudaGraphMemFreeNodeGetParams_slot = cudaGraphMemFreeNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t a0, void *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemFreeNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemFreeNodeGetParams_unavailable(cudaGraphNode_t a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemFreeNodeGetParams]);
+}
+static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, void *a1);
+static _Atomic(cudaGraphMemFreeNodeGetParams_fn) cudaGraphMemFreeNodeGetParams_slot = cudaGraphMemFreeNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t a0, void *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemFreeNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, void *a1)
 {
@@ -5383,18 +5816,18 @@ static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, voi
 
 /* cudaGraphMemcpyNodeGetParams */
 typedef cudaError_t (*cudaGraphMemcpyNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1);
-static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1);
-static _Atomic(cudaGraphMemcpyNodeGetParams_fn) cudaGraphMemcpyNodeGetParams_slot = cudaGraphMemcpyNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemcpyNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeGetParams]);
+}
+static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1);
+static _Atomic(cudaGraphMemcpyNodeGetParams_fn) cudaGraphMemcpyNodeGetParams_slot = cudaGraphMemcpyNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemcpy3DParms *a1)
 {
@@ -5409,18 +5842,18 @@ static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, stru
 
 /* cudaGraphMemcpyNodeSetParams */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1);
-static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1);
-static _Atomic(cudaGraphMemcpyNodeSetParams_fn) cudaGraphMemcpyNodeSetParams_slot = cudaGraphMemcpyNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParams]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1);
+static _Atomic(cudaGraphMemcpyNodeSetParams_fn) cudaGraphMemcpyNodeSetParams_slot = cudaGraphMemcpyNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemcpy3DParms *a1)
 {
@@ -5435,12 +5868,6 @@ static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, cons
 
 /* cudaGraphMemcpyNodeSetParams1D */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParams1D_fn)(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaGraphMemcpyNodeSetParams1D_fn) cudaGraphMemcpyNodeSetParams1D_slot = cudaGraphMemcpyNodeSetParams1D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParams1D_unavailable(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -5450,6 +5877,12 @@ static cudaError_t cudaGraphMemcpyNodeSetParams1D_unavailable(cudaGraphNode_t a0
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParams1D]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaGraphMemcpyNodeSetParams1D_fn) cudaGraphMemcpyNodeSetParams1D_slot = cudaGraphMemcpyNodeSetParams1D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -5464,12 +5897,6 @@ static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, vo
 
 /* cudaGraphMemcpyNodeSetParamsFromSymbol */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParamsFromSymbol_fn)(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaGraphMemcpyNodeSetParamsFromSymbol_fn) cudaGraphMemcpyNodeSetParamsFromSymbol_slot = cudaGraphMemcpyNodeSetParamsFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_unavailable(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -5480,6 +5907,12 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_unavailable(cudaGraphN
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParamsFromSymbol]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaGraphMemcpyNodeSetParamsFromSymbol_fn) cudaGraphMemcpyNodeSetParamsFromSymbol_slot = cudaGraphMemcpyNodeSetParamsFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -5494,12 +5927,6 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_
 
 /* cudaGraphMemcpyNodeSetParamsToSymbol */
 typedef cudaError_t (*cudaGraphMemcpyNodeSetParamsToSymbol_fn)(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaGraphMemcpyNodeSetParamsToSymbol_fn) cudaGraphMemcpyNodeSetParamsToSymbol_slot = cudaGraphMemcpyNodeSetParamsToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_unavailable(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -5510,6 +5937,12 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_unavailable(cudaGraphNod
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemcpyNodeSetParamsToSymbol]);
+}
+static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaGraphMemcpyNodeSetParamsToSymbol_fn) cudaGraphMemcpyNodeSetParamsToSymbol_slot = cudaGraphMemcpyNodeSetParamsToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -5524,18 +5957,18 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t 
 
 /* cudaGraphMemsetNodeGetParams */
 typedef cudaError_t (*cudaGraphMemsetNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemsetParams *a1);
-static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemsetParams *a1);
-static _Atomic(cudaGraphMemsetNodeGetParams_fn) cudaGraphMemsetNodeGetParams_slot = cudaGraphMemsetNodeGetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemsetNodeGetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemsetNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemsetNodeGetParams]);
+}
+static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemsetParams *a1);
+static _Atomic(cudaGraphMemsetNodeGetParams_fn) cudaGraphMemsetNodeGetParams_slot = cudaGraphMemsetNodeGetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemsetNodeGetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, struct cudaMemsetParams *a1)
 {
@@ -5550,18 +5983,18 @@ static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, stru
 
 /* cudaGraphMemsetNodeSetParams */
 typedef cudaError_t (*cudaGraphMemsetNodeSetParams_fn)(cudaGraphNode_t a0, const struct cudaMemsetParams *a1);
-static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemsetParams *a1);
-static _Atomic(cudaGraphMemsetNodeSetParams_fn) cudaGraphMemsetNodeSetParams_slot = cudaGraphMemsetNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphMemsetNodeSetParams_unavailable(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemsetNodeSetParams]);
+}
+static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemsetParams *a1);
+static _Atomic(cudaGraphMemsetNodeSetParams_fn) cudaGraphMemsetNodeSetParams_slot = cudaGraphMemsetNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphMemsetNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, const struct cudaMemsetParams *a1)
 {
@@ -5576,12 +6009,6 @@ static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, cons
 
 /* cudaGraphNodeFindInClone */
 typedef cudaError_t (*cudaGraphNodeFindInClone_fn)(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2);
-static _Atomic(cudaGraphNodeFindInClone_fn) cudaGraphNodeFindInClone_slot = cudaGraphNodeFindInClone_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeFindInClone_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeFindInClone_unavailable(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
 	(void)a0;
@@ -5589,6 +6016,12 @@ static cudaError_t cudaGraphNodeFindInClone_unavailable(cudaGraphNode_t *a0, cud
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeFindInClone]);
+}
+static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2);
+static _Atomic(cudaGraphNodeFindInClone_fn) cudaGraphNodeFindInClone_slot = cudaGraphNodeFindInClone_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeFindInClone_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGraphNode_t a1, cudaGraph_t a2)
 {
@@ -5603,12 +6036,6 @@ static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGra
 
 /* cudaGraphNodeGetDependencies */
 typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static _Atomic(cudaGraphNodeGetDependencies_fn) cudaGraphNodeGetDependencies_slot = cudaGraphNodeGetDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphNodeGetDependencies_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -5617,6 +6044,12 @@ static cudaError_t cudaGraphNodeGetDependencies_unavailable(cudaGraphNode_t a0, 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependencies]);
+}
+static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+static _Atomic(cudaGraphNodeGetDependencies_fn) cudaGraphNodeGetDependencies_slot = cudaGraphNodeGetDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetDependencies_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
@@ -5631,12 +6064,6 @@ static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cuda
 
 /* cudaGraphNodeGetDependentNodes */
 typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
-static _Atomic(cudaGraphNodeGetDependentNodes_fn) cudaGraphNodeGetDependentNodes_slot = cudaGraphNodeGetDependentNodes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetDependentNodes_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphNodeGetDependentNodes_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -5645,6 +6072,12 @@ static cudaError_t cudaGraphNodeGetDependentNodes_unavailable(cudaGraphNode_t a0
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependentNodes]);
+}
+static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+static _Atomic(cudaGraphNodeGetDependentNodes_fn) cudaGraphNodeGetDependentNodes_slot = cudaGraphNodeGetDependentNodes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetDependentNodes_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
@@ -5659,12 +6092,6 @@ static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cu
 
 /* cudaGraphNodeGetEnabled */
 typedef cudaError_t (*cudaGraphNodeGetEnabled_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2);
-static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2);
-static _Atomic(cudaGraphNodeGetEnabled_fn) cudaGraphNodeGetEnabled_slot = cudaGraphNodeGetEnabled_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetEnabled_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeGetEnabled_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
 {
 	(void)a0;
@@ -5672,6 +6099,12 @@ static cudaError_t cudaGraphNodeGetEnabled_unavailable(cudaGraphExec_t a0, cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetEnabled]);
+}
+static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2);
+static _Atomic(cudaGraphNodeGetEnabled_fn) cudaGraphNodeGetEnabled_slot = cudaGraphNodeGetEnabled_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetEnabled_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int *a2)
 {
@@ -5686,18 +6119,18 @@ static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 
 /* cudaGraphNodeGetType */
 typedef cudaError_t (*cudaGraphNodeGetType_fn)(cudaGraphNode_t a0, enum cudaGraphNodeType *a1);
-static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGraphNodeType *a1);
-static _Atomic(cudaGraphNodeGetType_fn) cudaGraphNodeGetType_slot = cudaGraphNodeGetType_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
-{
-	return atomic_load_explicit(&cudaGraphNodeGetType_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphNodeGetType_unavailable(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetType]);
+}
+static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGraphNodeType *a1);
+static _Atomic(cudaGraphNodeGetType_fn) cudaGraphNodeGetType_slot = cudaGraphNodeGetType_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
+{
+	return atomic_load_explicit(&cudaGraphNodeGetType_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGraphNodeType *a1)
 {
@@ -5712,12 +6145,6 @@ static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGra
 
 /* cudaGraphNodeSetEnabled */
 typedef cudaError_t (*cudaGraphNodeSetEnabled_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2);
-static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2);
-static _Atomic(cudaGraphNodeSetEnabled_fn) cudaGraphNodeSetEnabled_slot = cudaGraphNodeSetEnabled_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphNodeSetEnabled_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphNodeSetEnabled_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -5725,6 +6152,12 @@ static cudaError_t cudaGraphNodeSetEnabled_unavailable(cudaGraphExec_t a0, cudaG
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeSetEnabled]);
+}
+static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2);
+static _Atomic(cudaGraphNodeSetEnabled_fn) cudaGraphNodeSetEnabled_slot = cudaGraphNodeSetEnabled_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphNodeSetEnabled_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraphNode_t a1, unsigned int a2)
 {
@@ -5739,18 +6172,18 @@ static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 
 /* cudaGraphNodeSetParams */
 typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
-static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
-static _Atomic(cudaGraphNodeSetParams_fn) cudaGraphNodeSetParams_slot = cudaGraphNodeSetParams_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
-{
-	return atomic_load_explicit(&cudaGraphNodeSetParams_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphNodeSetParams_unavailable(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeSetParams]);
+}
+static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
+static _Atomic(cudaGraphNodeSetParams_fn) cudaGraphNodeSetParams_slot = cudaGraphNodeSetParams_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
+{
+	return atomic_load_explicit(&cudaGraphNodeSetParams_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
 {
@@ -5765,12 +6198,6 @@ static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cud
 
 /* cudaGraphReleaseUserObject */
 typedef cudaError_t (*cudaGraphReleaseUserObject_fn)(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2);
-static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2);
-static _Atomic(cudaGraphReleaseUserObject_fn) cudaGraphReleaseUserObject_slot = cudaGraphReleaseUserObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphReleaseUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphReleaseUserObject_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphReleaseUserObject_unavailable(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -5778,6 +6205,12 @@ static cudaError_t cudaGraphReleaseUserObject_unavailable(cudaGraph_t a0, cudaUs
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphReleaseUserObject]);
+}
+static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2);
+static _Atomic(cudaGraphReleaseUserObject_fn) cudaGraphReleaseUserObject_slot = cudaGraphReleaseUserObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphReleaseUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphReleaseUserObject_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2)
 {
@@ -5792,12 +6225,6 @@ static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserOb
 
 /* cudaGraphRemoveDependencies */
 typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
-static _Atomic(cudaGraphRemoveDependencies_fn) cudaGraphRemoveDependencies_slot = cudaGraphRemoveDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphRemoveDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaGraphRemoveDependencies_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaGraphRemoveDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -5807,6 +6234,12 @@ static cudaError_t cudaGraphRemoveDependencies_unavailable(cudaGraph_t a0, const
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphRemoveDependencies]);
+}
+static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+static _Atomic(cudaGraphRemoveDependencies_fn) cudaGraphRemoveDependencies_slot = cudaGraphRemoveDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphRemoveDependencies(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaGraphRemoveDependencies_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
@@ -5821,12 +6254,6 @@ static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cud
 
 /* cudaGraphRetainUserObject */
 typedef cudaError_t (*cudaGraphRetainUserObject_fn)(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphRetainUserObject_fn) cudaGraphRetainUserObject_slot = cudaGraphRetainUserObject_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphRetainUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphRetainUserObject_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphRetainUserObject_unavailable(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -5835,6 +6262,12 @@ static cudaError_t cudaGraphRetainUserObject_unavailable(cudaGraph_t a0, cudaUse
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphRetainUserObject]);
+}
+static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphRetainUserObject_fn) cudaGraphRetainUserObject_slot = cudaGraphRetainUserObject_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphRetainUserObject(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphRetainUserObject_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObject_t a1, unsigned int a2, unsigned int a3)
 {
@@ -5849,18 +6282,18 @@ static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObj
 
 /* cudaGraphUpload */
 typedef cudaError_t (*cudaGraphUpload_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphUpload_fn) cudaGraphUpload_slot = cudaGraphUpload_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphUpload_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphUpload_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphUpload]);
+}
+static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphUpload_fn) cudaGraphUpload_slot = cudaGraphUpload_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphUpload_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5875,18 +6308,18 @@ static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 
 /* cudaGraphUpload_ptsz */
 typedef cudaError_t (*cudaGraphUpload_ptsz_fn)(cudaGraphExec_t a0, cudaStream_t a1);
-static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
-static _Atomic(cudaGraphUpload_ptsz_fn) cudaGraphUpload_ptsz_slot = cudaGraphUpload_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaGraphUpload_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphUpload_ptsz_unavailable(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphUpload_ptsz]);
+}
+static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1);
+static _Atomic(cudaGraphUpload_ptsz_fn) cudaGraphUpload_ptsz_slot = cudaGraphUpload_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaGraphUpload_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
@@ -5901,12 +6334,6 @@ static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 
 /* cudaGraphicsEGLRegisterImage */
 typedef cudaError_t (*cudaGraphicsEGLRegisterImage_fn)(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2);
-static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2);
-static _Atomic(cudaGraphicsEGLRegisterImage_fn) cudaGraphicsEGLRegisterImage_slot = cudaGraphicsEGLRegisterImage_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsEGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsEGLRegisterImage_unavailable(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
 {
 	(void)a0;
@@ -5914,6 +6341,12 @@ static cudaError_t cudaGraphicsEGLRegisterImage_unavailable(struct cudaGraphicsR
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsEGLRegisterImage]);
+}
+static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2);
+static _Atomic(cudaGraphicsEGLRegisterImage_fn) cudaGraphicsEGLRegisterImage_slot = cudaGraphicsEGLRegisterImage_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsEGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResource **a0, EGLImageKHR a1, unsigned int a2)
 {
@@ -5928,12 +6361,6 @@ static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResou
 
 /* cudaGraphicsGLRegisterBuffer */
 typedef cudaError_t (*cudaGraphicsGLRegisterBuffer_fn)(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2);
-static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2);
-static _Atomic(cudaGraphicsGLRegisterBuffer_fn) cudaGraphicsGLRegisterBuffer_slot = cudaGraphicsGLRegisterBuffer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsGLRegisterBuffer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsGLRegisterBuffer_unavailable(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
 {
 	(void)a0;
@@ -5941,6 +6368,12 @@ static cudaError_t cudaGraphicsGLRegisterBuffer_unavailable(struct cudaGraphicsR
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsGLRegisterBuffer]);
+}
+static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2);
+static _Atomic(cudaGraphicsGLRegisterBuffer_fn) cudaGraphicsGLRegisterBuffer_slot = cudaGraphicsGLRegisterBuffer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsGLRegisterBuffer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResource **a0, GLuint a1, unsigned int a2)
 {
@@ -5955,12 +6388,6 @@ static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResou
 
 /* cudaGraphicsGLRegisterImage */
 typedef cudaError_t (*cudaGraphicsGLRegisterImage_fn)(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3);
-static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3);
-static _Atomic(cudaGraphicsGLRegisterImage_fn) cudaGraphicsGLRegisterImage_slot = cudaGraphicsGLRegisterImage_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphicsGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphicsGLRegisterImage_unavailable(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
 {
 	(void)a0;
@@ -5969,6 +6396,12 @@ static cudaError_t cudaGraphicsGLRegisterImage_unavailable(struct cudaGraphicsRe
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsGLRegisterImage]);
+}
+static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3);
+static _Atomic(cudaGraphicsGLRegisterImage_fn) cudaGraphicsGLRegisterImage_slot = cudaGraphicsGLRegisterImage_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphicsGLRegisterImage_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResource **a0, GLuint a1, GLenum a2, unsigned int a3)
 {
@@ -5983,12 +6416,6 @@ static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResour
 
 /* cudaGraphicsMapResources */
 typedef cudaError_t (*cudaGraphicsMapResources_fn)(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static _Atomic(cudaGraphicsMapResources_fn) cudaGraphicsMapResources_slot = cudaGraphicsMapResources_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsMapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaGraphicsMapResources_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsMapResources_unavailable(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -5996,6 +6423,12 @@ static cudaError_t cudaGraphicsMapResources_unavailable(int a0, cudaGraphicsReso
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsMapResources]);
+}
+static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
+static _Atomic(cudaGraphicsMapResources_fn) cudaGraphicsMapResources_slot = cudaGraphicsMapResources_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsMapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaGraphicsMapResources_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
@@ -6010,12 +6443,6 @@ static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource
 
 /* cudaGraphicsResourceGetMappedEglFrame */
 typedef cudaError_t (*cudaGraphicsResourceGetMappedEglFrame_fn)(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphicsResourceGetMappedEglFrame_fn) cudaGraphicsResourceGetMappedEglFrame_slot = cudaGraphicsResourceGetMappedEglFrame_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphicsResourceGetMappedEglFrame_unavailable(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -6024,6 +6451,12 @@ static cudaError_t cudaGraphicsResourceGetMappedEglFrame_unavailable(cudaEglFram
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceGetMappedEglFrame]);
+}
+static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphicsResourceGetMappedEglFrame_fn) cudaGraphicsResourceGetMappedEglFrame_slot = cudaGraphicsResourceGetMappedEglFrame_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
@@ -6038,18 +6471,18 @@ static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a
 
 /* cudaGraphicsResourceGetMappedMipmappedArray */
 typedef cudaError_t (*cudaGraphicsResourceGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1);
-static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1);
-static _Atomic(cudaGraphicsResourceGetMappedMipmappedArray_fn) cudaGraphicsResourceGetMappedMipmappedArray_slot = cudaGraphicsResourceGetMappedMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_unavailable(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceGetMappedMipmappedArray]);
+}
+static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1);
+static _Atomic(cudaGraphicsResourceGetMappedMipmappedArray_fn) cudaGraphicsResourceGetMappedMipmappedArray_slot = cudaGraphicsResourceGetMappedMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipmappedArray_t *a0, cudaGraphicsResource_t a1)
 {
@@ -6064,12 +6497,6 @@ static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipma
 
 /* cudaGraphicsResourceGetMappedPointer */
 typedef cudaError_t (*cudaGraphicsResourceGetMappedPointer_fn)(void **a0, size_t *a1, cudaGraphicsResource_t a2);
-static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_t *a1, cudaGraphicsResource_t a2);
-static _Atomic(cudaGraphicsResourceGetMappedPointer_fn) cudaGraphicsResourceGetMappedPointer_slot = cudaGraphicsResourceGetMappedPointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedPointer(void **a0, size_t *a1, cudaGraphicsResource_t a2)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceGetMappedPointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsResourceGetMappedPointer_unavailable(void **a0, size_t *a1, cudaGraphicsResource_t a2)
 {
 	(void)a0;
@@ -6077,6 +6504,12 @@ static cudaError_t cudaGraphicsResourceGetMappedPointer_unavailable(void **a0, s
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceGetMappedPointer]);
+}
+static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_t *a1, cudaGraphicsResource_t a2);
+static _Atomic(cudaGraphicsResourceGetMappedPointer_fn) cudaGraphicsResourceGetMappedPointer_slot = cudaGraphicsResourceGetMappedPointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceGetMappedPointer(void **a0, size_t *a1, cudaGraphicsResource_t a2)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceGetMappedPointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_t *a1, cudaGraphicsResource_t a2)
 {
@@ -6091,18 +6524,18 @@ static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_
 
 /* cudaGraphicsResourceSetMapFlags */
 typedef cudaError_t (*cudaGraphicsResourceSetMapFlags_fn)(cudaGraphicsResource_t a0, unsigned int a1);
-static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_t a0, unsigned int a1);
-static _Atomic(cudaGraphicsResourceSetMapFlags_fn) cudaGraphicsResourceSetMapFlags_slot = cudaGraphicsResourceSetMapFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaGraphicsResourceSetMapFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaGraphicsResourceSetMapFlags_unavailable(cudaGraphicsResource_t a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsResourceSetMapFlags]);
+}
+static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_t a0, unsigned int a1);
+static _Atomic(cudaGraphicsResourceSetMapFlags_fn) cudaGraphicsResourceSetMapFlags_slot = cudaGraphicsResourceSetMapFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaGraphicsResourceSetMapFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_t a0, unsigned int a1)
 {
@@ -6117,12 +6550,6 @@ static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_
 
 /* cudaGraphicsSubResourceGetMappedArray */
 typedef cudaError_t (*cudaGraphicsSubResourceGetMappedArray_fn)(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
-static _Atomic(cudaGraphicsSubResourceGetMappedArray_fn) cudaGraphicsSubResourceGetMappedArray_slot = cudaGraphicsSubResourceGetMappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaGraphicsSubResourceGetMappedArray_unavailable(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
 	(void)a0;
@@ -6131,6 +6558,12 @@ static cudaError_t cudaGraphicsSubResourceGetMappedArray_unavailable(cudaArray_t
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsSubResourceGetMappedArray]);
+}
+static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3);
+static _Atomic(cudaGraphicsSubResourceGetMappedArray_fn) cudaGraphicsSubResourceGetMappedArray_slot = cudaGraphicsSubResourceGetMappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0, cudaGraphicsResource_t a1, unsigned int a2, unsigned int a3)
 {
@@ -6145,12 +6578,6 @@ static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0
 
 /* cudaGraphicsUnmapResources */
 typedef cudaError_t (*cudaGraphicsUnmapResources_fn)(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
-static _Atomic(cudaGraphicsUnmapResources_fn) cudaGraphicsUnmapResources_slot = cudaGraphicsUnmapResources_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsUnmapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaGraphicsUnmapResources_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsUnmapResources_unavailable(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -6158,6 +6585,12 @@ static cudaError_t cudaGraphicsUnmapResources_unavailable(int a0, cudaGraphicsRe
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsUnmapResources]);
+}
+static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2);
+static _Atomic(cudaGraphicsUnmapResources_fn) cudaGraphicsUnmapResources_slot = cudaGraphicsUnmapResources_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsUnmapResources(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaGraphicsUnmapResources_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResource_t *a1, cudaStream_t a2)
 {
@@ -6172,17 +6605,17 @@ static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResour
 
 /* cudaGraphicsUnregisterResource */
 typedef cudaError_t (*cudaGraphicsUnregisterResource_fn)(cudaGraphicsResource_t a0);
-static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t a0);
-static _Atomic(cudaGraphicsUnregisterResource_fn) cudaGraphicsUnregisterResource_slot = cudaGraphicsUnregisterResource_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t a0)
-{
-	return atomic_load_explicit(&cudaGraphicsUnregisterResource_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaGraphicsUnregisterResource_unavailable(cudaGraphicsResource_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsUnregisterResource]);
+}
+static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t a0);
+static _Atomic(cudaGraphicsUnregisterResource_fn) cudaGraphicsUnregisterResource_slot = cudaGraphicsUnregisterResource_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t a0)
+{
+	return atomic_load_explicit(&cudaGraphicsUnregisterResource_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t a0)
 {
@@ -6197,12 +6630,6 @@ static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t
 
 /* cudaGraphicsVDPAURegisterOutputSurface */
 typedef cudaError_t (*cudaGraphicsVDPAURegisterOutputSurface_fn)(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2);
-static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2);
-static _Atomic(cudaGraphicsVDPAURegisterOutputSurface_fn) cudaGraphicsVDPAURegisterOutputSurface_slot = cudaGraphicsVDPAURegisterOutputSurface_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_unavailable(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
 {
 	(void)a0;
@@ -6210,6 +6637,12 @@ static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_unavailable(struct cud
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsVDPAURegisterOutputSurface]);
+}
+static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2);
+static _Atomic(cudaGraphicsVDPAURegisterOutputSurface_fn) cudaGraphicsVDPAURegisterOutputSurface_slot = cudaGraphicsVDPAURegisterOutputSurface_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGraphicsResource **a0, VdpOutputSurface a1, unsigned int a2)
 {
@@ -6224,12 +6657,6 @@ static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGra
 
 /* cudaGraphicsVDPAURegisterVideoSurface */
 typedef cudaError_t (*cudaGraphicsVDPAURegisterVideoSurface_fn)(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2);
-static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2);
-static _Atomic(cudaGraphicsVDPAURegisterVideoSurface_fn) cudaGraphicsVDPAURegisterVideoSurface_slot = cudaGraphicsVDPAURegisterVideoSurface_resolve;
-CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_unavailable(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
 {
 	(void)a0;
@@ -6237,6 +6664,12 @@ static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_unavailable(struct cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphicsVDPAURegisterVideoSurface]);
+}
+static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2);
+static _Atomic(cudaGraphicsVDPAURegisterVideoSurface_fn) cudaGraphicsVDPAURegisterVideoSurface_slot = cudaGraphicsVDPAURegisterVideoSurface_resolve;
+CUDASTUB_EXPORT cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGraphicsResource **a0, VdpVideoSurface a1, unsigned int a2)
 {
@@ -6251,12 +6684,6 @@ static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGrap
 
 /* cudaHostAlloc */
 typedef cudaError_t (*cudaHostAlloc_fn)(void **a0, size_t a1, unsigned int a2);
-static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2);
-static _Atomic(cudaHostAlloc_fn) cudaHostAlloc_slot = cudaHostAlloc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostAlloc(void **a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaHostAlloc_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaHostAlloc_unavailable(void **a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -6264,6 +6691,12 @@ static cudaError_t cudaHostAlloc_unavailable(void **a0, size_t a1, unsigned int 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostAlloc]);
+}
+static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2);
+static _Atomic(cudaHostAlloc_fn) cudaHostAlloc_slot = cudaHostAlloc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostAlloc(void **a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaHostAlloc_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 {
@@ -6278,12 +6711,6 @@ static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 
 /* cudaHostGetDevicePointer */
 typedef cudaError_t (*cudaHostGetDevicePointer_fn)(void **a0, void *a1, unsigned int a2);
-static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigned int a2);
-static _Atomic(cudaHostGetDevicePointer_fn) cudaHostGetDevicePointer_slot = cudaHostGetDevicePointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostGetDevicePointer(void **a0, void *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaHostGetDevicePointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaHostGetDevicePointer_unavailable(void **a0, void *a1, unsigned int a2)
 {
 	(void)a0;
@@ -6291,6 +6718,12 @@ static cudaError_t cudaHostGetDevicePointer_unavailable(void **a0, void *a1, uns
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostGetDevicePointer]);
+}
+static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigned int a2);
+static _Atomic(cudaHostGetDevicePointer_fn) cudaHostGetDevicePointer_slot = cudaHostGetDevicePointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostGetDevicePointer(void **a0, void *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaHostGetDevicePointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigned int a2)
 {
@@ -6305,18 +6738,18 @@ static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigne
 
 /* cudaHostGetFlags */
 typedef cudaError_t (*cudaHostGetFlags_fn)(unsigned int *a0, void *a1);
-static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1);
-static _Atomic(cudaHostGetFlags_fn) cudaHostGetFlags_slot = cudaHostGetFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostGetFlags(unsigned int *a0, void *a1)
-{
-	return atomic_load_explicit(&cudaHostGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaHostGetFlags_unavailable(unsigned int *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostGetFlags]);
+}
+static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1);
+static _Atomic(cudaHostGetFlags_fn) cudaHostGetFlags_slot = cudaHostGetFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostGetFlags(unsigned int *a0, void *a1)
+{
+	return atomic_load_explicit(&cudaHostGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1)
 {
@@ -6331,12 +6764,6 @@ static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1)
 
 /* cudaHostRegister */
 typedef cudaError_t (*cudaHostRegister_fn)(void *a0, size_t a1, unsigned int a2);
-static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2);
-static _Atomic(cudaHostRegister_fn) cudaHostRegister_slot = cudaHostRegister_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostRegister(void *a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaHostRegister_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaHostRegister_unavailable(void *a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -6344,6 +6771,12 @@ static cudaError_t cudaHostRegister_unavailable(void *a0, size_t a1, unsigned in
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostRegister]);
+}
+static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2);
+static _Atomic(cudaHostRegister_fn) cudaHostRegister_slot = cudaHostRegister_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostRegister(void *a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaHostRegister_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2)
 {
@@ -6358,17 +6791,17 @@ static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2
 
 /* cudaHostUnregister */
 typedef cudaError_t (*cudaHostUnregister_fn)(void *a0);
-static cudaError_t cudaHostUnregister_resolve(void *a0);
-static _Atomic(cudaHostUnregister_fn) cudaHostUnregister_slot = cudaHostUnregister_resolve;
-CUDASTUB_EXPORT cudaError_t cudaHostUnregister(void *a0)
-{
-	return atomic_load_explicit(&cudaHostUnregister_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaHostUnregister_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaHostUnregister]);
+}
+static cudaError_t cudaHostUnregister_resolve(void *a0);
+static _Atomic(cudaHostUnregister_fn) cudaHostUnregister_slot = cudaHostUnregister_resolve;
+CUDASTUB_EXPORT cudaError_t cudaHostUnregister(void *a0)
+{
+	return atomic_load_explicit(&cudaHostUnregister_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaHostUnregister_resolve(void *a0)
 {
@@ -6383,18 +6816,18 @@ static cudaError_t cudaHostUnregister_resolve(void *a0)
 
 /* cudaImportExternalMemory */
 typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
-static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
-static _Atomic(cudaImportExternalMemory_fn) cudaImportExternalMemory_slot = cudaImportExternalMemory_resolve;
-CUDASTUB_EXPORT cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
-{
-	return atomic_load_explicit(&cudaImportExternalMemory_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaImportExternalMemory_unavailable(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaImportExternalMemory]);
+}
+static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
+static _Atomic(cudaImportExternalMemory_fn) cudaImportExternalMemory_slot = cudaImportExternalMemory_resolve;
+CUDASTUB_EXPORT cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
+{
+	return atomic_load_explicit(&cudaImportExternalMemory_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
 {
@@ -6409,18 +6842,18 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 
 /* cudaImportExternalSemaphore */
 typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
-static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
-static _Atomic(cudaImportExternalSemaphore_fn) cudaImportExternalSemaphore_slot = cudaImportExternalSemaphore_resolve;
-CUDASTUB_EXPORT cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
-{
-	return atomic_load_explicit(&cudaImportExternalSemaphore_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaImportExternalSemaphore_unavailable(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaImportExternalSemaphore]);
+}
+static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
+static _Atomic(cudaImportExternalSemaphore_fn) cudaImportExternalSemaphore_slot = cudaImportExternalSemaphore_resolve;
+CUDASTUB_EXPORT cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
+{
+	return atomic_load_explicit(&cudaImportExternalSemaphore_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
 {
@@ -6435,12 +6868,6 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 
 /* cudaInitDevice */
 typedef cudaError_t (*cudaInitDevice_fn)(int a0, unsigned int a1, unsigned int a2);
-static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int a2);
-static _Atomic(cudaInitDevice_fn) cudaInitDevice_slot = cudaInitDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaInitDevice(int a0, unsigned int a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaInitDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaInitDevice_unavailable(int a0, unsigned int a1, unsigned int a2)
 {
 	(void)a0;
@@ -6448,6 +6875,12 @@ static cudaError_t cudaInitDevice_unavailable(int a0, unsigned int a1, unsigned 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaInitDevice]);
+}
+static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int a2);
+static _Atomic(cudaInitDevice_fn) cudaInitDevice_slot = cudaInitDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaInitDevice(int a0, unsigned int a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaInitDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int a2)
 {
@@ -6462,17 +6895,17 @@ static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int 
 
 /* cudaIpcCloseMemHandle */
 typedef cudaError_t (*cudaIpcCloseMemHandle_fn)(void *a0);
-static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0);
-static _Atomic(cudaIpcCloseMemHandle_fn) cudaIpcCloseMemHandle_slot = cudaIpcCloseMemHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcCloseMemHandle(void *a0)
-{
-	return atomic_load_explicit(&cudaIpcCloseMemHandle_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaIpcCloseMemHandle_unavailable(void *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcCloseMemHandle]);
+}
+static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0);
+static _Atomic(cudaIpcCloseMemHandle_fn) cudaIpcCloseMemHandle_slot = cudaIpcCloseMemHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcCloseMemHandle(void *a0)
+{
+	return atomic_load_explicit(&cudaIpcCloseMemHandle_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0)
 {
@@ -6487,18 +6920,18 @@ static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0)
 
 /* cudaIpcGetEventHandle */
 typedef cudaError_t (*cudaIpcGetEventHandle_fn)(cudaIpcEventHandle_t *a0, cudaEvent_t a1);
-static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaEvent_t a1);
-static _Atomic(cudaIpcGetEventHandle_fn) cudaIpcGetEventHandle_slot = cudaIpcGetEventHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
-{
-	return atomic_load_explicit(&cudaIpcGetEventHandle_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaIpcGetEventHandle_unavailable(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcGetEventHandle]);
+}
+static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaEvent_t a1);
+static _Atomic(cudaIpcGetEventHandle_fn) cudaIpcGetEventHandle_slot = cudaIpcGetEventHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
+{
+	return atomic_load_explicit(&cudaIpcGetEventHandle_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaEvent_t a1)
 {
@@ -6513,18 +6946,18 @@ static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaE
 
 /* cudaIpcGetMemHandle */
 typedef cudaError_t (*cudaIpcGetMemHandle_fn)(cudaIpcMemHandle_t *a0, void *a1);
-static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1);
-static _Atomic(cudaIpcGetMemHandle_fn) cudaIpcGetMemHandle_slot = cudaIpcGetMemHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *a0, void *a1)
-{
-	return atomic_load_explicit(&cudaIpcGetMemHandle_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaIpcGetMemHandle_unavailable(cudaIpcMemHandle_t *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcGetMemHandle]);
+}
+static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1);
+static _Atomic(cudaIpcGetMemHandle_fn) cudaIpcGetMemHandle_slot = cudaIpcGetMemHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *a0, void *a1)
+{
+	return atomic_load_explicit(&cudaIpcGetMemHandle_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1)
 {
@@ -6539,18 +6972,50 @@ static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1)
 
 /* cudaIpcOpenEventHandle */
 typedef cudaError_t (*cudaIpcOpenEventHandle_fn)(cudaEvent_t *a0, cudaIpcEventHandle_t a1);
-static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventHandle_t a1);
-static _Atomic(cudaIpcOpenEventHandle_fn) cudaIpcOpenEventHandle_slot = cudaIpcOpenEventHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
-{
-	return atomic_load_explicit(&cudaIpcOpenEventHandle_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaIpcOpenEventHandle_unavailable(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcOpenEventHandle]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaIpcOpenEventHandle[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaIpcOpenEventHandle = cudastub_cudart_resolve_cudaIpcOpenEventHandle;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaIpcOpenEventHandle(void);
+void *cudastub_cudart_bind_cudaIpcOpenEventHandle(void)
+{
+	cudaIpcOpenEventHandle_fn fn = (cudaIpcOpenEventHandle_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaIpcOpenEventHandle]);
+
+	if (!fn)
+		fn = cudaIpcOpenEventHandle_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenEventHandle, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaIpcOpenEventHandle\n"
+	"	.type cudaIpcOpenEventHandle, @function\n"
+	"cudaIpcOpenEventHandle:\n"
+	"	jmp *cudastub_cudart_slot_cudaIpcOpenEventHandle(%rip)\n"
+	"	.size cudaIpcOpenEventHandle, .-cudaIpcOpenEventHandle\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaIpcOpenEventHandle\n"
+	"	.type cudastub_cudart_resolve_cudaIpcOpenEventHandle, @function\n"
+	"cudastub_cudart_resolve_cudaIpcOpenEventHandle:\n"
+	"	lea cudastub_cudart_bind_cudaIpcOpenEventHandle(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaIpcOpenEventHandle, .-cudastub_cudart_resolve_cudaIpcOpenEventHandle\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventHandle_t a1);
+static _Atomic(cudaIpcOpenEventHandle_fn) cudaIpcOpenEventHandle_slot = cudaIpcOpenEventHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
+{
+	return atomic_load_explicit(&cudaIpcOpenEventHandle_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventHandle_t a1)
 {
@@ -6562,15 +7027,10 @@ static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventH
 	atomic_store_explicit(&cudaIpcOpenEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* cudaIpcOpenMemHandle */
 typedef cudaError_t (*cudaIpcOpenMemHandle_fn)(void **a0, cudaIpcMemHandle_t a1, unsigned int a2);
-static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1, unsigned int a2);
-static _Atomic(cudaIpcOpenMemHandle_fn) cudaIpcOpenMemHandle_slot = cudaIpcOpenMemHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaIpcOpenMemHandle(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaIpcOpenMemHandle_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaIpcOpenMemHandle_unavailable(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -6578,6 +7038,44 @@ static cudaError_t cudaIpcOpenMemHandle_unavailable(void **a0, cudaIpcMemHandle_
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaIpcOpenMemHandle]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaIpcOpenMemHandle[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaIpcOpenMemHandle = cudastub_cudart_resolve_cudaIpcOpenMemHandle;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaIpcOpenMemHandle(void);
+void *cudastub_cudart_bind_cudaIpcOpenMemHandle(void)
+{
+	cudaIpcOpenMemHandle_fn fn = (cudaIpcOpenMemHandle_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaIpcOpenMemHandle]);
+
+	if (!fn)
+		fn = cudaIpcOpenMemHandle_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenMemHandle, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaIpcOpenMemHandle\n"
+	"	.type cudaIpcOpenMemHandle, @function\n"
+	"cudaIpcOpenMemHandle:\n"
+	"	jmp *cudastub_cudart_slot_cudaIpcOpenMemHandle(%rip)\n"
+	"	.size cudaIpcOpenMemHandle, .-cudaIpcOpenMemHandle\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaIpcOpenMemHandle\n"
+	"	.type cudastub_cudart_resolve_cudaIpcOpenMemHandle, @function\n"
+	"cudastub_cudart_resolve_cudaIpcOpenMemHandle:\n"
+	"	lea cudastub_cudart_bind_cudaIpcOpenMemHandle(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaIpcOpenMemHandle, .-cudastub_cudart_resolve_cudaIpcOpenMemHandle\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1, unsigned int a2);
+static _Atomic(cudaIpcOpenMemHandle_fn) cudaIpcOpenMemHandle_slot = cudaIpcOpenMemHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaIpcOpenMemHandle(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaIpcOpenMemHandle_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1, unsigned int a2)
 {
@@ -6589,15 +7087,10 @@ static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1
 	atomic_store_explicit(&cudaIpcOpenMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaKernelSetAttributeForDevice */
 typedef cudaError_t (*cudaKernelSetAttributeForDevice_fn)(cudaKernel_t a0, enum cudaFuncAttribute a1, int a2, int a3);
-static cudaError_t cudaKernelSetAttributeForDevice_resolve(cudaKernel_t a0, enum cudaFuncAttribute a1, int a2, int a3);
-static _Atomic(cudaKernelSetAttributeForDevice_fn) cudaKernelSetAttributeForDevice_slot = cudaKernelSetAttributeForDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t a0, enum cudaFuncAttribute a1, int a2, int a3)
-{
-	return atomic_load_explicit(&cudaKernelSetAttributeForDevice_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaKernelSetAttributeForDevice_unavailable(cudaKernel_t a0, enum cudaFuncAttribute a1, int a2, int a3)
 {
 	(void)a0;
@@ -6606,6 +7099,12 @@ static cudaError_t cudaKernelSetAttributeForDevice_unavailable(cudaKernel_t a0, 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaKernelSetAttributeForDevice]);
+}
+static cudaError_t cudaKernelSetAttributeForDevice_resolve(cudaKernel_t a0, enum cudaFuncAttribute a1, int a2, int a3);
+static _Atomic(cudaKernelSetAttributeForDevice_fn) cudaKernelSetAttributeForDevice_slot = cudaKernelSetAttributeForDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t a0, enum cudaFuncAttribute a1, int a2, int a3)
+{
+	return atomic_load_explicit(&cudaKernelSetAttributeForDevice_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaKernelSetAttributeForDevice_resolve(cudaKernel_t a0, enum cudaFuncAttribute a1, int a2, int a3)
 {
@@ -6620,12 +7119,6 @@ static cudaError_t cudaKernelSetAttributeForDevice_resolve(cudaKernel_t a0, enum
 
 /* cudaLaunchCooperativeKernel */
 typedef cudaError_t (*cudaLaunchCooperativeKernel_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchCooperativeKernel_fn) cudaLaunchCooperativeKernel_slot = cudaLaunchCooperativeKernel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchCooperativeKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchCooperativeKernel_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6637,6 +7130,44 @@ static cudaError_t cudaLaunchCooperativeKernel_unavailable(const void *a0, dim3 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchCooperativeKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchCooperativeKernel = cudastub_cudart_resolve_cudaLaunchCooperativeKernel;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchCooperativeKernel(void);
+void *cudastub_cudart_bind_cudaLaunchCooperativeKernel(void)
+{
+	cudaLaunchCooperativeKernel_fn fn = (cudaLaunchCooperativeKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel]);
+
+	if (!fn)
+		fn = cudaLaunchCooperativeKernel_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchCooperativeKernel\n"
+	"	.type cudaLaunchCooperativeKernel, @function\n"
+	"cudaLaunchCooperativeKernel:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchCooperativeKernel(%rip)\n"
+	"	.size cudaLaunchCooperativeKernel, .-cudaLaunchCooperativeKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchCooperativeKernel\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchCooperativeKernel, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchCooperativeKernel:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchCooperativeKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchCooperativeKernel, .-cudastub_cudart_resolve_cudaLaunchCooperativeKernel\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchCooperativeKernel_fn) cudaLaunchCooperativeKernel_slot = cudaLaunchCooperativeKernel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchCooperativeKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchCooperativeKernel_fn fn = (cudaLaunchCooperativeKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6647,15 +7178,10 @@ static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, 
 	atomic_store_explicit(&cudaLaunchCooperativeKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaLaunchCooperativeKernel_ptsz */
 typedef cudaError_t (*cudaLaunchCooperativeKernel_ptsz_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchCooperativeKernel_ptsz_fn) cudaLaunchCooperativeKernel_ptsz_slot = cudaLaunchCooperativeKernel_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchCooperativeKernel_ptsz_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6667,6 +7193,44 @@ static cudaError_t cudaLaunchCooperativeKernel_ptsz_unavailable(const void *a0, 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz = cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(void);
+void *cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(void)
+{
+	cudaLaunchCooperativeKernel_ptsz_fn fn = (cudaLaunchCooperativeKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchCooperativeKernel_ptsz]);
+
+	if (!fn)
+		fn = cudaLaunchCooperativeKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchCooperativeKernel_ptsz\n"
+	"	.type cudaLaunchCooperativeKernel_ptsz, @function\n"
+	"cudaLaunchCooperativeKernel_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz(%rip)\n"
+	"	.size cudaLaunchCooperativeKernel_ptsz, .-cudaLaunchCooperativeKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz, .-cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchCooperativeKernel_ptsz_fn) cudaLaunchCooperativeKernel_ptsz_slot = cudaLaunchCooperativeKernel_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchCooperativeKernel_ptsz_fn fn = (cudaLaunchCooperativeKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6677,15 +7241,10 @@ static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3
 	atomic_store_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaLaunchHostFunc */
 typedef cudaError_t (*cudaLaunchHostFunc_fn)(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static _Atomic(cudaLaunchHostFunc_fn) cudaLaunchHostFunc_slot = cudaLaunchHostFunc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t a0, cudaHostFn_t a1, void *a2)
-{
-	return atomic_load_explicit(&cudaLaunchHostFunc_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchHostFunc_unavailable(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
 	(void)a0;
@@ -6693,6 +7252,12 @@ static cudaError_t cudaLaunchHostFunc_unavailable(cudaStream_t a0, cudaHostFn_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchHostFunc]);
+}
+static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
+static _Atomic(cudaLaunchHostFunc_fn) cudaLaunchHostFunc_slot = cudaLaunchHostFunc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t a0, cudaHostFn_t a1, void *a2)
+{
+	return atomic_load_explicit(&cudaLaunchHostFunc_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
@@ -6707,12 +7272,6 @@ static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, 
 
 /* cudaLaunchHostFunc_ptsz */
 typedef cudaError_t (*cudaLaunchHostFunc_ptsz_fn)(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
-static _Atomic(cudaLaunchHostFunc_ptsz_fn) cudaLaunchHostFunc_ptsz_slot = cudaLaunchHostFunc_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t a0, cudaHostFn_t a1, void *a2)
-{
-	return atomic_load_explicit(&cudaLaunchHostFunc_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchHostFunc_ptsz_unavailable(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
 	(void)a0;
@@ -6720,6 +7279,12 @@ static cudaError_t cudaLaunchHostFunc_ptsz_unavailable(cudaStream_t a0, cudaHost
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchHostFunc_ptsz]);
+}
+static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2);
+static _Atomic(cudaLaunchHostFunc_ptsz_fn) cudaLaunchHostFunc_ptsz_slot = cudaLaunchHostFunc_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t a0, cudaHostFn_t a1, void *a2)
+{
+	return atomic_load_explicit(&cudaLaunchHostFunc_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t a1, void *a2)
 {
@@ -6734,12 +7299,6 @@ static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t
 
 /* cudaLaunchKernel */
 typedef cudaError_t (*cudaLaunchKernel_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchKernel_fn) cudaLaunchKernel_slot = cudaLaunchKernel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchKernel_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6751,6 +7310,44 @@ static cudaError_t cudaLaunchKernel_unavailable(const void *a0, dim3 a1, dim3 a2
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernel]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchKernel[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchKernel = cudastub_cudart_resolve_cudaLaunchKernel;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchKernel(void);
+void *cudastub_cudart_bind_cudaLaunchKernel(void)
+{
+	cudaLaunchKernel_fn fn = (cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchKernel]);
+
+	if (!fn)
+		fn = cudaLaunchKernel_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchKernel\n"
+	"	.type cudaLaunchKernel, @function\n"
+	"cudaLaunchKernel:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchKernel(%rip)\n"
+	"	.size cudaLaunchKernel, .-cudaLaunchKernel\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchKernel\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchKernel, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchKernel:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchKernel(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchKernel, .-cudastub_cudart_resolve_cudaLaunchKernel\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchKernel_fn) cudaLaunchKernel_slot = cudaLaunchKernel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchKernel_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchKernel_fn fn = (cudaLaunchKernel_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6761,15 +7358,10 @@ static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, vo
 	atomic_store_explicit(&cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaLaunchKernelExC */
 typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static _Atomic(cudaLaunchKernelExC_fn) cudaLaunchKernelExC_slot = cudaLaunchKernelExC_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
-{
-	return atomic_load_explicit(&cudaLaunchKernelExC_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchKernelExC_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -6777,6 +7369,12 @@ static cudaError_t cudaLaunchKernelExC_unavailable(const cudaLaunchConfig_t *a0,
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC]);
+}
+static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+static _Atomic(cudaLaunchKernelExC_fn) cudaLaunchKernelExC_slot = cudaLaunchKernelExC_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
+{
+	return atomic_load_explicit(&cudaLaunchKernelExC_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
@@ -6791,12 +7389,6 @@ static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, con
 
 /* cudaLaunchKernelExC_ptsz */
 typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
-static _Atomic(cudaLaunchKernelExC_ptsz_fn) cudaLaunchKernelExC_ptsz_slot = cudaLaunchKernelExC_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
-{
-	return atomic_load_explicit(&cudaLaunchKernelExC_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLaunchKernelExC_ptsz_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -6804,6 +7396,12 @@ static cudaError_t cudaLaunchKernelExC_ptsz_unavailable(const cudaLaunchConfig_t
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC_ptsz]);
+}
+static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+static _Atomic(cudaLaunchKernelExC_ptsz_fn) cudaLaunchKernelExC_ptsz_slot = cudaLaunchKernelExC_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
+{
+	return atomic_load_explicit(&cudaLaunchKernelExC_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
@@ -6818,12 +7416,6 @@ static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0
 
 /* cudaLaunchKernel_ptsz */
 typedef cudaError_t (*cudaLaunchKernel_ptsz_fn)(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaLaunchKernel_ptsz_fn) cudaLaunchKernel_ptsz_slot = cudaLaunchKernel_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaLaunchKernel_ptsz_unavailable(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -6835,6 +7427,44 @@ static cudaError_t cudaLaunchKernel_ptsz_unavailable(const void *a0, dim3 a1, di
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernel_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLaunchKernel_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLaunchKernel_ptsz = cudastub_cudart_resolve_cudaLaunchKernel_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLaunchKernel_ptsz(void);
+void *cudastub_cudart_bind_cudaLaunchKernel_ptsz(void)
+{
+	cudaLaunchKernel_ptsz_fn fn = (cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLaunchKernel_ptsz]);
+
+	if (!fn)
+		fn = cudaLaunchKernel_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLaunchKernel_ptsz\n"
+	"	.type cudaLaunchKernel_ptsz, @function\n"
+	"cudaLaunchKernel_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaLaunchKernel_ptsz(%rip)\n"
+	"	.size cudaLaunchKernel_ptsz, .-cudaLaunchKernel_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLaunchKernel_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaLaunchKernel_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaLaunchKernel_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaLaunchKernel_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLaunchKernel_ptsz, .-cudastub_cudart_resolve_cudaLaunchKernel_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaLaunchKernel_ptsz_fn) cudaLaunchKernel_ptsz_slot = cudaLaunchKernel_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaLaunchKernel_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
+}
 static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, cudaStream_t a5)
 {
 	cudaLaunchKernel_ptsz_fn fn = (cudaLaunchKernel_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -6845,15 +7475,10 @@ static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a
 	atomic_store_explicit(&cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cudaLibraryEnumerateKernels */
 typedef cudaError_t (*cudaLibraryEnumerateKernels_fn)(cudaKernel_t *a0, unsigned int a1, cudaLibrary_t a2);
-static cudaError_t cudaLibraryEnumerateKernels_resolve(cudaKernel_t *a0, unsigned int a1, cudaLibrary_t a2);
-static _Atomic(cudaLibraryEnumerateKernels_fn) cudaLibraryEnumerateKernels_slot = cudaLibraryEnumerateKernels_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *a0, unsigned int a1, cudaLibrary_t a2)
-{
-	return atomic_load_explicit(&cudaLibraryEnumerateKernels_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLibraryEnumerateKernels_unavailable(cudaKernel_t *a0, unsigned int a1, cudaLibrary_t a2)
 {
 	(void)a0;
@@ -6861,6 +7486,12 @@ static cudaError_t cudaLibraryEnumerateKernels_unavailable(cudaKernel_t *a0, uns
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryEnumerateKernels]);
+}
+static cudaError_t cudaLibraryEnumerateKernels_resolve(cudaKernel_t *a0, unsigned int a1, cudaLibrary_t a2);
+static _Atomic(cudaLibraryEnumerateKernels_fn) cudaLibraryEnumerateKernels_slot = cudaLibraryEnumerateKernels_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *a0, unsigned int a1, cudaLibrary_t a2)
+{
+	return atomic_load_explicit(&cudaLibraryEnumerateKernels_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLibraryEnumerateKernels_resolve(cudaKernel_t *a0, unsigned int a1, cudaLibrary_t a2)
 {
@@ -6875,12 +7506,6 @@ static cudaError_t cudaLibraryEnumerateKernels_resolve(cudaKernel_t *a0, unsigne
 
 /* cudaLibraryGetGlobal */
 typedef cudaError_t (*cudaLibraryGetGlobal_fn)(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3);
-static cudaError_t cudaLibraryGetGlobal_resolve(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3);
-static _Atomic(cudaLibraryGetGlobal_fn) cudaLibraryGetGlobal_slot = cudaLibraryGetGlobal_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryGetGlobal(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
-{
-	return atomic_load_explicit(&cudaLibraryGetGlobal_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaLibraryGetGlobal_unavailable(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
 {
 	(void)a0;
@@ -6889,6 +7514,12 @@ static cudaError_t cudaLibraryGetGlobal_unavailable(void **a0, size_t *a1, cudaL
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryGetGlobal]);
+}
+static cudaError_t cudaLibraryGetGlobal_resolve(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3);
+static _Atomic(cudaLibraryGetGlobal_fn) cudaLibraryGetGlobal_slot = cudaLibraryGetGlobal_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryGetGlobal(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
+{
+	return atomic_load_explicit(&cudaLibraryGetGlobal_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaLibraryGetGlobal_resolve(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
 {
@@ -6903,12 +7534,6 @@ static cudaError_t cudaLibraryGetGlobal_resolve(void **a0, size_t *a1, cudaLibra
 
 /* cudaLibraryGetKernel */
 typedef cudaError_t (*cudaLibraryGetKernel_fn)(cudaKernel_t *a0, cudaLibrary_t a1, const char *a2);
-static cudaError_t cudaLibraryGetKernel_resolve(cudaKernel_t *a0, cudaLibrary_t a1, const char *a2);
-static _Atomic(cudaLibraryGetKernel_fn) cudaLibraryGetKernel_slot = cudaLibraryGetKernel_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryGetKernel(cudaKernel_t *a0, cudaLibrary_t a1, const char *a2)
-{
-	return atomic_load_explicit(&cudaLibraryGetKernel_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLibraryGetKernel_unavailable(cudaKernel_t *a0, cudaLibrary_t a1, const char *a2)
 {
 	(void)a0;
@@ -6916,6 +7541,12 @@ static cudaError_t cudaLibraryGetKernel_unavailable(cudaKernel_t *a0, cudaLibrar
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryGetKernel]);
+}
+static cudaError_t cudaLibraryGetKernel_resolve(cudaKernel_t *a0, cudaLibrary_t a1, const char *a2);
+static _Atomic(cudaLibraryGetKernel_fn) cudaLibraryGetKernel_slot = cudaLibraryGetKernel_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryGetKernel(cudaKernel_t *a0, cudaLibrary_t a1, const char *a2)
+{
+	return atomic_load_explicit(&cudaLibraryGetKernel_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLibraryGetKernel_resolve(cudaKernel_t *a0, cudaLibrary_t a1, const char *a2)
 {
@@ -6930,18 +7561,18 @@ static cudaError_t cudaLibraryGetKernel_resolve(cudaKernel_t *a0, cudaLibrary_t 
 
 /* cudaLibraryGetKernelCount */
 typedef cudaError_t (*cudaLibraryGetKernelCount_fn)(unsigned int *a0, cudaLibrary_t a1);
-static cudaError_t cudaLibraryGetKernelCount_resolve(unsigned int *a0, cudaLibrary_t a1);
-static _Atomic(cudaLibraryGetKernelCount_fn) cudaLibraryGetKernelCount_slot = cudaLibraryGetKernelCount_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryGetKernelCount(unsigned int *a0, cudaLibrary_t a1)
-{
-	return atomic_load_explicit(&cudaLibraryGetKernelCount_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaLibraryGetKernelCount_unavailable(unsigned int *a0, cudaLibrary_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryGetKernelCount]);
+}
+static cudaError_t cudaLibraryGetKernelCount_resolve(unsigned int *a0, cudaLibrary_t a1);
+static _Atomic(cudaLibraryGetKernelCount_fn) cudaLibraryGetKernelCount_slot = cudaLibraryGetKernelCount_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryGetKernelCount(unsigned int *a0, cudaLibrary_t a1)
+{
+	return atomic_load_explicit(&cudaLibraryGetKernelCount_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaLibraryGetKernelCount_resolve(unsigned int *a0, cudaLibrary_t a1)
 {
@@ -6956,12 +7587,6 @@ static cudaError_t cudaLibraryGetKernelCount_resolve(unsigned int *a0, cudaLibra
 
 /* cudaLibraryGetManaged */
 typedef cudaError_t (*cudaLibraryGetManaged_fn)(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3);
-static cudaError_t cudaLibraryGetManaged_resolve(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3);
-static _Atomic(cudaLibraryGetManaged_fn) cudaLibraryGetManaged_slot = cudaLibraryGetManaged_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryGetManaged(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
-{
-	return atomic_load_explicit(&cudaLibraryGetManaged_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaLibraryGetManaged_unavailable(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
 {
 	(void)a0;
@@ -6970,6 +7595,12 @@ static cudaError_t cudaLibraryGetManaged_unavailable(void **a0, size_t *a1, cuda
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryGetManaged]);
+}
+static cudaError_t cudaLibraryGetManaged_resolve(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3);
+static _Atomic(cudaLibraryGetManaged_fn) cudaLibraryGetManaged_slot = cudaLibraryGetManaged_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryGetManaged(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
+{
+	return atomic_load_explicit(&cudaLibraryGetManaged_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaLibraryGetManaged_resolve(void **a0, size_t *a1, cudaLibrary_t a2, const char *a3)
 {
@@ -6984,12 +7615,6 @@ static cudaError_t cudaLibraryGetManaged_resolve(void **a0, size_t *a1, cudaLibr
 
 /* cudaLibraryGetUnifiedFunction */
 typedef cudaError_t (*cudaLibraryGetUnifiedFunction_fn)(void **a0, cudaLibrary_t a1, const char *a2);
-static cudaError_t cudaLibraryGetUnifiedFunction_resolve(void **a0, cudaLibrary_t a1, const char *a2);
-static _Atomic(cudaLibraryGetUnifiedFunction_fn) cudaLibraryGetUnifiedFunction_slot = cudaLibraryGetUnifiedFunction_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryGetUnifiedFunction(void **a0, cudaLibrary_t a1, const char *a2)
-{
-	return atomic_load_explicit(&cudaLibraryGetUnifiedFunction_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLibraryGetUnifiedFunction_unavailable(void **a0, cudaLibrary_t a1, const char *a2)
 {
 	(void)a0;
@@ -6997,6 +7622,12 @@ static cudaError_t cudaLibraryGetUnifiedFunction_unavailable(void **a0, cudaLibr
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryGetUnifiedFunction]);
+}
+static cudaError_t cudaLibraryGetUnifiedFunction_resolve(void **a0, cudaLibrary_t a1, const char *a2);
+static _Atomic(cudaLibraryGetUnifiedFunction_fn) cudaLibraryGetUnifiedFunction_slot = cudaLibraryGetUnifiedFunction_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryGetUnifiedFunction(void **a0, cudaLibrary_t a1, const char *a2)
+{
+	return atomic_load_explicit(&cudaLibraryGetUnifiedFunction_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLibraryGetUnifiedFunction_resolve(void **a0, cudaLibrary_t a1, const char *a2)
 {
@@ -7011,12 +7642,6 @@ static cudaError_t cudaLibraryGetUnifiedFunction_resolve(void **a0, cudaLibrary_
 
 /* cudaLibraryLoadData */
 typedef cudaError_t (*cudaLibraryLoadData_fn)(cudaLibrary_t *a0, const void *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7);
-static cudaError_t cudaLibraryLoadData_resolve(cudaLibrary_t *a0, const void *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7);
-static _Atomic(cudaLibraryLoadData_fn) cudaLibraryLoadData_slot = cudaLibraryLoadData_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryLoadData(cudaLibrary_t *a0, const void *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
-{
-	return atomic_load_explicit(&cudaLibraryLoadData_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaLibraryLoadData_unavailable(cudaLibrary_t *a0, const void *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
 {
 	(void)a0;
@@ -7030,6 +7655,44 @@ static cudaError_t cudaLibraryLoadData_unavailable(cudaLibrary_t *a0, const void
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryLoadData]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLibraryLoadData[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLibraryLoadData = cudastub_cudart_resolve_cudaLibraryLoadData;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLibraryLoadData(void);
+void *cudastub_cudart_bind_cudaLibraryLoadData(void)
+{
+	cudaLibraryLoadData_fn fn = (cudaLibraryLoadData_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLibraryLoadData]);
+
+	if (!fn)
+		fn = cudaLibraryLoadData_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryLoadData, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLibraryLoadData\n"
+	"	.type cudaLibraryLoadData, @function\n"
+	"cudaLibraryLoadData:\n"
+	"	jmp *cudastub_cudart_slot_cudaLibraryLoadData(%rip)\n"
+	"	.size cudaLibraryLoadData, .-cudaLibraryLoadData\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLibraryLoadData\n"
+	"	.type cudastub_cudart_resolve_cudaLibraryLoadData, @function\n"
+	"cudastub_cudart_resolve_cudaLibraryLoadData:\n"
+	"	lea cudastub_cudart_bind_cudaLibraryLoadData(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLibraryLoadData, .-cudastub_cudart_resolve_cudaLibraryLoadData\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLibraryLoadData_resolve(cudaLibrary_t *a0, const void *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7);
+static _Atomic(cudaLibraryLoadData_fn) cudaLibraryLoadData_slot = cudaLibraryLoadData_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryLoadData(cudaLibrary_t *a0, const void *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
+{
+	return atomic_load_explicit(&cudaLibraryLoadData_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaLibraryLoadData_resolve(cudaLibrary_t *a0, const void *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
 {
 	cudaLibraryLoadData_fn fn = (cudaLibraryLoadData_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7040,15 +7703,10 @@ static cudaError_t cudaLibraryLoadData_resolve(cudaLibrary_t *a0, const void *a1
 	atomic_store_explicit(&cudaLibraryLoadData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaLibraryLoadFromFile */
 typedef cudaError_t (*cudaLibraryLoadFromFile_fn)(cudaLibrary_t *a0, const char *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7);
-static cudaError_t cudaLibraryLoadFromFile_resolve(cudaLibrary_t *a0, const char *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7);
-static _Atomic(cudaLibraryLoadFromFile_fn) cudaLibraryLoadFromFile_slot = cudaLibraryLoadFromFile_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *a0, const char *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
-{
-	return atomic_load_explicit(&cudaLibraryLoadFromFile_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaLibraryLoadFromFile_unavailable(cudaLibrary_t *a0, const char *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
 {
 	(void)a0;
@@ -7062,6 +7720,44 @@ static cudaError_t cudaLibraryLoadFromFile_unavailable(cudaLibrary_t *a0, const 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryLoadFromFile]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaLibraryLoadFromFile[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaLibraryLoadFromFile = cudastub_cudart_resolve_cudaLibraryLoadFromFile;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaLibraryLoadFromFile(void);
+void *cudastub_cudart_bind_cudaLibraryLoadFromFile(void)
+{
+	cudaLibraryLoadFromFile_fn fn = (cudaLibraryLoadFromFile_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaLibraryLoadFromFile]);
+
+	if (!fn)
+		fn = cudaLibraryLoadFromFile_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryLoadFromFile, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaLibraryLoadFromFile\n"
+	"	.type cudaLibraryLoadFromFile, @function\n"
+	"cudaLibraryLoadFromFile:\n"
+	"	jmp *cudastub_cudart_slot_cudaLibraryLoadFromFile(%rip)\n"
+	"	.size cudaLibraryLoadFromFile, .-cudaLibraryLoadFromFile\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaLibraryLoadFromFile\n"
+	"	.type cudastub_cudart_resolve_cudaLibraryLoadFromFile, @function\n"
+	"cudastub_cudart_resolve_cudaLibraryLoadFromFile:\n"
+	"	lea cudastub_cudart_bind_cudaLibraryLoadFromFile(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaLibraryLoadFromFile, .-cudastub_cudart_resolve_cudaLibraryLoadFromFile\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaLibraryLoadFromFile_resolve(cudaLibrary_t *a0, const char *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7);
+static _Atomic(cudaLibraryLoadFromFile_fn) cudaLibraryLoadFromFile_slot = cudaLibraryLoadFromFile_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *a0, const char *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
+{
+	return atomic_load_explicit(&cudaLibraryLoadFromFile_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaLibraryLoadFromFile_resolve(cudaLibrary_t *a0, const char *a1, enum cudaJitOption *a2, void **a3, unsigned int a4, enum cudaLibraryOption *a5, void **a6, unsigned int a7)
 {
 	cudaLibraryLoadFromFile_fn fn = (cudaLibraryLoadFromFile_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7072,20 +7768,21 @@ static cudaError_t cudaLibraryLoadFromFile_resolve(cudaLibrary_t *a0, const char
 	atomic_store_explicit(&cudaLibraryLoadFromFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaLibraryUnload */
 typedef cudaError_t (*cudaLibraryUnload_fn)(cudaLibrary_t a0);
-static cudaError_t cudaLibraryUnload_resolve(cudaLibrary_t a0);
-static _Atomic(cudaLibraryUnload_fn) cudaLibraryUnload_slot = cudaLibraryUnload_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLibraryUnload(cudaLibrary_t a0)
-{
-	return atomic_load_explicit(&cudaLibraryUnload_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaLibraryUnload_unavailable(cudaLibrary_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLibraryUnload]);
+}
+static cudaError_t cudaLibraryUnload_resolve(cudaLibrary_t a0);
+static _Atomic(cudaLibraryUnload_fn) cudaLibraryUnload_slot = cudaLibraryUnload_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLibraryUnload(cudaLibrary_t a0)
+{
+	return atomic_load_explicit(&cudaLibraryUnload_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaLibraryUnload_resolve(cudaLibrary_t a0)
 {
@@ -7100,18 +7797,18 @@ static cudaError_t cudaLibraryUnload_resolve(cudaLibrary_t a0)
 
 /* cudaLogsCurrent */
 typedef cudaError_t (*cudaLogsCurrent_fn)(cudaLogIterator *a0, unsigned int a1);
-static cudaError_t cudaLogsCurrent_resolve(cudaLogIterator *a0, unsigned int a1);
-static _Atomic(cudaLogsCurrent_fn) cudaLogsCurrent_slot = cudaLogsCurrent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLogsCurrent(cudaLogIterator *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaLogsCurrent_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaLogsCurrent_unavailable(cudaLogIterator *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLogsCurrent]);
+}
+static cudaError_t cudaLogsCurrent_resolve(cudaLogIterator *a0, unsigned int a1);
+static _Atomic(cudaLogsCurrent_fn) cudaLogsCurrent_slot = cudaLogsCurrent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLogsCurrent(cudaLogIterator *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaLogsCurrent_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaLogsCurrent_resolve(cudaLogIterator *a0, unsigned int a1)
 {
@@ -7126,12 +7823,6 @@ static cudaError_t cudaLogsCurrent_resolve(cudaLogIterator *a0, unsigned int a1)
 
 /* cudaLogsDumpToFile */
 typedef cudaError_t (*cudaLogsDumpToFile_fn)(cudaLogIterator *a0, const char *a1, unsigned int a2);
-static cudaError_t cudaLogsDumpToFile_resolve(cudaLogIterator *a0, const char *a1, unsigned int a2);
-static _Atomic(cudaLogsDumpToFile_fn) cudaLogsDumpToFile_slot = cudaLogsDumpToFile_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLogsDumpToFile(cudaLogIterator *a0, const char *a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaLogsDumpToFile_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLogsDumpToFile_unavailable(cudaLogIterator *a0, const char *a1, unsigned int a2)
 {
 	(void)a0;
@@ -7139,6 +7830,12 @@ static cudaError_t cudaLogsDumpToFile_unavailable(cudaLogIterator *a0, const cha
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLogsDumpToFile]);
+}
+static cudaError_t cudaLogsDumpToFile_resolve(cudaLogIterator *a0, const char *a1, unsigned int a2);
+static _Atomic(cudaLogsDumpToFile_fn) cudaLogsDumpToFile_slot = cudaLogsDumpToFile_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLogsDumpToFile(cudaLogIterator *a0, const char *a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaLogsDumpToFile_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLogsDumpToFile_resolve(cudaLogIterator *a0, const char *a1, unsigned int a2)
 {
@@ -7153,12 +7850,6 @@ static cudaError_t cudaLogsDumpToFile_resolve(cudaLogIterator *a0, const char *a
 
 /* cudaLogsDumpToMemory */
 typedef cudaError_t (*cudaLogsDumpToMemory_fn)(cudaLogIterator *a0, char *a1, size_t *a2, unsigned int a3);
-static cudaError_t cudaLogsDumpToMemory_resolve(cudaLogIterator *a0, char *a1, size_t *a2, unsigned int a3);
-static _Atomic(cudaLogsDumpToMemory_fn) cudaLogsDumpToMemory_slot = cudaLogsDumpToMemory_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLogsDumpToMemory(cudaLogIterator *a0, char *a1, size_t *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaLogsDumpToMemory_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaLogsDumpToMemory_unavailable(cudaLogIterator *a0, char *a1, size_t *a2, unsigned int a3)
 {
 	(void)a0;
@@ -7167,6 +7858,12 @@ static cudaError_t cudaLogsDumpToMemory_unavailable(cudaLogIterator *a0, char *a
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLogsDumpToMemory]);
+}
+static cudaError_t cudaLogsDumpToMemory_resolve(cudaLogIterator *a0, char *a1, size_t *a2, unsigned int a3);
+static _Atomic(cudaLogsDumpToMemory_fn) cudaLogsDumpToMemory_slot = cudaLogsDumpToMemory_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLogsDumpToMemory(cudaLogIterator *a0, char *a1, size_t *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaLogsDumpToMemory_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaLogsDumpToMemory_resolve(cudaLogIterator *a0, char *a1, size_t *a2, unsigned int a3)
 {
@@ -7181,12 +7878,6 @@ static cudaError_t cudaLogsDumpToMemory_resolve(cudaLogIterator *a0, char *a1, s
 
 /* cudaLogsRegisterCallback */
 typedef cudaError_t (*cudaLogsRegisterCallback_fn)(cudaLogsCallback_t a0, void *a1, cudaLogsCallbackHandle *a2);
-static cudaError_t cudaLogsRegisterCallback_resolve(cudaLogsCallback_t a0, void *a1, cudaLogsCallbackHandle *a2);
-static _Atomic(cudaLogsRegisterCallback_fn) cudaLogsRegisterCallback_slot = cudaLogsRegisterCallback_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t a0, void *a1, cudaLogsCallbackHandle *a2)
-{
-	return atomic_load_explicit(&cudaLogsRegisterCallback_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaLogsRegisterCallback_unavailable(cudaLogsCallback_t a0, void *a1, cudaLogsCallbackHandle *a2)
 {
 	(void)a0;
@@ -7194,6 +7885,12 @@ static cudaError_t cudaLogsRegisterCallback_unavailable(cudaLogsCallback_t a0, v
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLogsRegisterCallback]);
+}
+static cudaError_t cudaLogsRegisterCallback_resolve(cudaLogsCallback_t a0, void *a1, cudaLogsCallbackHandle *a2);
+static _Atomic(cudaLogsRegisterCallback_fn) cudaLogsRegisterCallback_slot = cudaLogsRegisterCallback_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t a0, void *a1, cudaLogsCallbackHandle *a2)
+{
+	return atomic_load_explicit(&cudaLogsRegisterCallback_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaLogsRegisterCallback_resolve(cudaLogsCallback_t a0, void *a1, cudaLogsCallbackHandle *a2)
 {
@@ -7208,17 +7905,17 @@ static cudaError_t cudaLogsRegisterCallback_resolve(cudaLogsCallback_t a0, void 
 
 /* cudaLogsUnregisterCallback */
 typedef cudaError_t (*cudaLogsUnregisterCallback_fn)(cudaLogsCallbackHandle a0);
-static cudaError_t cudaLogsUnregisterCallback_resolve(cudaLogsCallbackHandle a0);
-static _Atomic(cudaLogsUnregisterCallback_fn) cudaLogsUnregisterCallback_slot = cudaLogsUnregisterCallback_resolve;
-CUDASTUB_EXPORT cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle a0)
-{
-	return atomic_load_explicit(&cudaLogsUnregisterCallback_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaLogsUnregisterCallback_unavailable(cudaLogsCallbackHandle a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLogsUnregisterCallback]);
+}
+static cudaError_t cudaLogsUnregisterCallback_resolve(cudaLogsCallbackHandle a0);
+static _Atomic(cudaLogsUnregisterCallback_fn) cudaLogsUnregisterCallback_slot = cudaLogsUnregisterCallback_resolve;
+CUDASTUB_EXPORT cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle a0)
+{
+	return atomic_load_explicit(&cudaLogsUnregisterCallback_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaLogsUnregisterCallback_resolve(cudaLogsCallbackHandle a0)
 {
@@ -7233,18 +7930,18 @@ static cudaError_t cudaLogsUnregisterCallback_resolve(cudaLogsCallbackHandle a0)
 
 /* cudaMalloc */
 typedef cudaError_t (*cudaMalloc_fn)(void **a0, size_t a1);
-static cudaError_t cudaMalloc_resolve(void **a0, size_t a1);
-static _Atomic(cudaMalloc_fn) cudaMalloc_slot = cudaMalloc_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMalloc(void **a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaMalloc_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMalloc_unavailable(void **a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMalloc]);
+}
+static cudaError_t cudaMalloc_resolve(void **a0, size_t a1);
+static _Atomic(cudaMalloc_fn) cudaMalloc_slot = cudaMalloc_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMalloc(void **a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaMalloc_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMalloc_resolve(void **a0, size_t a1)
 {
@@ -7259,18 +7956,50 @@ static cudaError_t cudaMalloc_resolve(void **a0, size_t a1)
 
 /* cudaMalloc3D */
 typedef cudaError_t (*cudaMalloc3D_fn)(struct cudaPitchedPtr *a0, struct cudaExtent a1);
-static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaExtent a1);
-static _Atomic(cudaMalloc3D_fn) cudaMalloc3D_slot = cudaMalloc3D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *a0, struct cudaExtent a1)
-{
-	return atomic_load_explicit(&cudaMalloc3D_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMalloc3D_unavailable(struct cudaPitchedPtr *a0, struct cudaExtent a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMalloc3D]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMalloc3D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMalloc3D = cudastub_cudart_resolve_cudaMalloc3D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMalloc3D(void);
+void *cudastub_cudart_bind_cudaMalloc3D(void)
+{
+	cudaMalloc3D_fn fn = (cudaMalloc3D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMalloc3D]);
+
+	if (!fn)
+		fn = cudaMalloc3D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMalloc3D\n"
+	"	.type cudaMalloc3D, @function\n"
+	"cudaMalloc3D:\n"
+	"	jmp *cudastub_cudart_slot_cudaMalloc3D(%rip)\n"
+	"	.size cudaMalloc3D, .-cudaMalloc3D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMalloc3D\n"
+	"	.type cudastub_cudart_resolve_cudaMalloc3D, @function\n"
+	"cudastub_cudart_resolve_cudaMalloc3D:\n"
+	"	lea cudastub_cudart_bind_cudaMalloc3D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMalloc3D, .-cudastub_cudart_resolve_cudaMalloc3D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaExtent a1);
+static _Atomic(cudaMalloc3D_fn) cudaMalloc3D_slot = cudaMalloc3D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *a0, struct cudaExtent a1)
+{
+	return atomic_load_explicit(&cudaMalloc3D_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaExtent a1)
 {
@@ -7282,15 +8011,10 @@ static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaEx
 	atomic_store_explicit(&cudaMalloc3D_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* cudaMalloc3DArray */
 typedef cudaError_t (*cudaMalloc3DArray_fn)(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3);
-static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3);
-static _Atomic(cudaMalloc3DArray_fn) cudaMalloc3DArray_slot = cudaMalloc3DArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaMalloc3DArray_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMalloc3DArray_unavailable(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
 {
 	(void)a0;
@@ -7299,6 +8023,44 @@ static cudaError_t cudaMalloc3DArray_unavailable(cudaArray_t *a0, const struct c
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMalloc3DArray]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMalloc3DArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMalloc3DArray = cudastub_cudart_resolve_cudaMalloc3DArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMalloc3DArray(void);
+void *cudastub_cudart_bind_cudaMalloc3DArray(void)
+{
+	cudaMalloc3DArray_fn fn = (cudaMalloc3DArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMalloc3DArray]);
+
+	if (!fn)
+		fn = cudaMalloc3DArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3DArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMalloc3DArray\n"
+	"	.type cudaMalloc3DArray, @function\n"
+	"cudaMalloc3DArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMalloc3DArray(%rip)\n"
+	"	.size cudaMalloc3DArray, .-cudaMalloc3DArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMalloc3DArray\n"
+	"	.type cudastub_cudart_resolve_cudaMalloc3DArray, @function\n"
+	"cudastub_cudart_resolve_cudaMalloc3DArray:\n"
+	"	lea cudastub_cudart_bind_cudaMalloc3DArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMalloc3DArray, .-cudastub_cudart_resolve_cudaMalloc3DArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3);
+static _Atomic(cudaMalloc3DArray_fn) cudaMalloc3DArray_slot = cudaMalloc3DArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaMalloc3DArray_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3)
 {
@@ -7310,15 +8072,10 @@ static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaC
 	atomic_store_explicit(&cudaMalloc3DArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMallocArray */
 typedef cudaError_t (*cudaMallocArray_fn)(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4);
-static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4);
-static _Atomic(cudaMallocArray_fn) cudaMallocArray_slot = cudaMallocArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaMallocArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMallocArray_unavailable(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -7328,6 +8085,12 @@ static cudaError_t cudaMallocArray_unavailable(cudaArray_t *a0, const struct cud
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocArray]);
+}
+static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4);
+static _Atomic(cudaMallocArray_fn) cudaMallocArray_slot = cudaMallocArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocArray(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaMallocArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4)
 {
@@ -7342,12 +8105,6 @@ static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaCha
 
 /* cudaMallocAsync */
 typedef cudaError_t (*cudaMallocAsync_fn)(void **a0, size_t a1, cudaStream_t a2);
-static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2);
-static _Atomic(cudaMallocAsync_fn) cudaMallocAsync_slot = cudaMallocAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocAsync(void **a0, size_t a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaMallocAsync_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMallocAsync_unavailable(void **a0, size_t a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -7355,6 +8112,12 @@ static cudaError_t cudaMallocAsync_unavailable(void **a0, size_t a1, cudaStream_
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocAsync]);
+}
+static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2);
+static _Atomic(cudaMallocAsync_fn) cudaMallocAsync_slot = cudaMallocAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocAsync(void **a0, size_t a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaMallocAsync_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2)
 {
@@ -7369,12 +8132,6 @@ static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2
 
 /* cudaMallocAsync_ptsz */
 typedef cudaError_t (*cudaMallocAsync_ptsz_fn)(void **a0, size_t a1, cudaStream_t a2);
-static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream_t a2);
-static _Atomic(cudaMallocAsync_ptsz_fn) cudaMallocAsync_ptsz_slot = cudaMallocAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocAsync_ptsz(void **a0, size_t a1, cudaStream_t a2)
-{
-	return atomic_load_explicit(&cudaMallocAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMallocAsync_ptsz_unavailable(void **a0, size_t a1, cudaStream_t a2)
 {
 	(void)a0;
@@ -7382,6 +8139,12 @@ static cudaError_t cudaMallocAsync_ptsz_unavailable(void **a0, size_t a1, cudaSt
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocAsync_ptsz]);
+}
+static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream_t a2);
+static _Atomic(cudaMallocAsync_ptsz_fn) cudaMallocAsync_ptsz_slot = cudaMallocAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocAsync_ptsz(void **a0, size_t a1, cudaStream_t a2)
+{
+	return atomic_load_explicit(&cudaMallocAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream_t a2)
 {
@@ -7396,12 +8159,6 @@ static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream
 
 /* cudaMallocFromPoolAsync */
 typedef cudaError_t (*cudaMallocFromPoolAsync_fn)(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static _Atomic(cudaMallocFromPoolAsync_fn) cudaMallocFromPoolAsync_slot = cudaMallocFromPoolAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMallocFromPoolAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMallocFromPoolAsync_unavailable(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -7410,6 +8167,12 @@ static cudaError_t cudaMallocFromPoolAsync_unavailable(void **a0, size_t a1, cud
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocFromPoolAsync]);
+}
+static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
+static _Atomic(cudaMallocFromPoolAsync_fn) cudaMallocFromPoolAsync_slot = cudaMallocFromPoolAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMallocFromPoolAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
@@ -7424,12 +8187,6 @@ static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMem
 
 /* cudaMallocFromPoolAsync_ptsz */
 typedef cudaError_t (*cudaMallocFromPoolAsync_ptsz_fn)(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
-static _Atomic(cudaMallocFromPoolAsync_ptsz_fn) cudaMallocFromPoolAsync_ptsz_slot = cudaMallocFromPoolAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMallocFromPoolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMallocFromPoolAsync_ptsz_unavailable(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -7438,6 +8195,12 @@ static cudaError_t cudaMallocFromPoolAsync_ptsz_unavailable(void **a0, size_t a1
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocFromPoolAsync_ptsz]);
+}
+static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3);
+static _Atomic(cudaMallocFromPoolAsync_ptsz_fn) cudaMallocFromPoolAsync_ptsz_slot = cudaMallocFromPoolAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMallocFromPoolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cudaMemPool_t a2, cudaStream_t a3)
 {
@@ -7452,18 +8215,18 @@ static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cu
 
 /* cudaMallocHost */
 typedef cudaError_t (*cudaMallocHost_fn)(void **a0, size_t a1);
-static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1);
-static _Atomic(cudaMallocHost_fn) cudaMallocHost_slot = cudaMallocHost_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocHost(void **a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaMallocHost_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMallocHost_unavailable(void **a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocHost]);
+}
+static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1);
+static _Atomic(cudaMallocHost_fn) cudaMallocHost_slot = cudaMallocHost_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocHost(void **a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaMallocHost_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1)
 {
@@ -7478,12 +8241,6 @@ static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1)
 
 /* cudaMallocManaged */
 typedef cudaError_t (*cudaMallocManaged_fn)(void **a0, size_t a1, unsigned int a2);
-static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int a2);
-static _Atomic(cudaMallocManaged_fn) cudaMallocManaged_slot = cudaMallocManaged_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocManaged(void **a0, size_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaMallocManaged_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMallocManaged_unavailable(void **a0, size_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -7491,6 +8248,12 @@ static cudaError_t cudaMallocManaged_unavailable(void **a0, size_t a1, unsigned 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocManaged]);
+}
+static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int a2);
+static _Atomic(cudaMallocManaged_fn) cudaMallocManaged_slot = cudaMallocManaged_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocManaged(void **a0, size_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaMallocManaged_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int a2)
 {
@@ -7505,12 +8268,6 @@ static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int 
 
 /* cudaMallocMipmappedArray */
 typedef cudaError_t (*cudaMallocMipmappedArray_fn)(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4);
-static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4);
-static _Atomic(cudaMallocMipmappedArray_fn) cudaMallocMipmappedArray_slot = cudaMallocMipmappedArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaMallocMipmappedArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMallocMipmappedArray_unavailable(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -7520,6 +8277,44 @@ static cudaError_t cudaMallocMipmappedArray_unavailable(cudaMipmappedArray_t *a0
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocMipmappedArray]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMallocMipmappedArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMallocMipmappedArray = cudastub_cudart_resolve_cudaMallocMipmappedArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMallocMipmappedArray(void);
+void *cudastub_cudart_bind_cudaMallocMipmappedArray(void)
+{
+	cudaMallocMipmappedArray_fn fn = (cudaMallocMipmappedArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMallocMipmappedArray]);
+
+	if (!fn)
+		fn = cudaMallocMipmappedArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocMipmappedArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMallocMipmappedArray\n"
+	"	.type cudaMallocMipmappedArray, @function\n"
+	"cudaMallocMipmappedArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMallocMipmappedArray(%rip)\n"
+	"	.size cudaMallocMipmappedArray, .-cudaMallocMipmappedArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMallocMipmappedArray\n"
+	"	.type cudastub_cudart_resolve_cudaMallocMipmappedArray, @function\n"
+	"cudastub_cudart_resolve_cudaMallocMipmappedArray:\n"
+	"	lea cudastub_cudart_bind_cudaMallocMipmappedArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMallocMipmappedArray, .-cudastub_cudart_resolve_cudaMallocMipmappedArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4);
+static _Atomic(cudaMallocMipmappedArray_fn) cudaMallocMipmappedArray_slot = cudaMallocMipmappedArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaMallocMipmappedArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, const struct cudaChannelFormatDesc *a1, struct cudaExtent a2, unsigned int a3, unsigned int a4)
 {
@@ -7531,15 +8326,10 @@ static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, co
 	atomic_store_explicit(&cudaMallocMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaMallocPitch */
 typedef cudaError_t (*cudaMallocPitch_fn)(void **a0, size_t *a1, size_t a2, size_t a3);
-static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, size_t a3);
-static _Atomic(cudaMallocPitch_fn) cudaMallocPitch_slot = cudaMallocPitch_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaMallocPitch_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMallocPitch_unavailable(void **a0, size_t *a1, size_t a2, size_t a3)
 {
 	(void)a0;
@@ -7548,6 +8338,12 @@ static cudaError_t cudaMallocPitch_unavailable(void **a0, size_t *a1, size_t a2,
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMallocPitch]);
+}
+static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, size_t a3);
+static _Atomic(cudaMallocPitch_fn) cudaMallocPitch_slot = cudaMallocPitch_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaMallocPitch_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, size_t a3)
 {
@@ -7561,13 +8357,6 @@ static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, siz
 }
 
 /* cudaMemAdvise */
-typedef cudaError_t (*cudaMemAdvise_fn)(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
-static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
-static _Atomic(cudaMemAdvise_fn) cudaMemAdvise_slot = cudaMemAdvise_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemAdvise(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
-{
-	return atomic_load_explicit(&cudaMemAdvise_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemAdvise_unavailable(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
 {
 	(void)a0;
@@ -7577,25 +8366,62 @@ static cudaError_t cudaMemAdvise_unavailable(const void *a0, size_t a1, enum cud
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemAdvise]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemAdvise[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemAdvise = cudastub_cudart_resolve_cudaMemAdvise;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemAdvise(void);
+void *cudastub_cudart_bind_cudaMemAdvise(void)
+{
+	cudaMemAdvise_fn fn = (cudaMemAdvise_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemAdvise]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemAdvise();
+	if (!fn)
+		fn = cudaMemAdvise_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemAdvise, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemAdvise\n"
+	"	.type cudaMemAdvise, @function\n"
+	"cudaMemAdvise:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemAdvise(%rip)\n"
+	"	.size cudaMemAdvise, .-cudaMemAdvise\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemAdvise\n"
+	"	.type cudastub_cudart_resolve_cudaMemAdvise, @function\n"
+	"cudastub_cudart_resolve_cudaMemAdvise:\n"
+	"	lea cudastub_cudart_bind_cudaMemAdvise(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemAdvise, .-cudastub_cudart_resolve_cudaMemAdvise\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
+static _Atomic(cudaMemAdvise_fn) cudaMemAdvise_slot = cudaMemAdvise_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemAdvise(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
+{
+	return atomic_load_explicit(&cudaMemAdvise_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3)
 {
 	cudaMemAdvise_fn fn = (cudaMemAdvise_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemAdvise]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemAdvise();
+	if (!fn)
 		fn = cudaMemAdvise_unavailable;
 	atomic_store_explicit(&cudaMemAdvise_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMemDiscardAndPrefetchBatchAsync */
 typedef cudaError_t (*cudaMemDiscardAndPrefetchBatchAsync_fn)(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static _Atomic(cudaMemDiscardAndPrefetchBatchAsync_fn) cudaMemDiscardAndPrefetchBatchAsync_slot = cudaMemDiscardAndPrefetchBatchAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemDiscardAndPrefetchBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_unavailable(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -7609,6 +8435,44 @@ static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_unavailable(void **a0, si
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemDiscardAndPrefetchBatchAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync = cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync(void);
+void *cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync(void)
+{
+	cudaMemDiscardAndPrefetchBatchAsync_fn fn = (cudaMemDiscardAndPrefetchBatchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemDiscardAndPrefetchBatchAsync]);
+
+	if (!fn)
+		fn = cudaMemDiscardAndPrefetchBatchAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemDiscardAndPrefetchBatchAsync\n"
+	"	.type cudaMemDiscardAndPrefetchBatchAsync, @function\n"
+	"cudaMemDiscardAndPrefetchBatchAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync(%rip)\n"
+	"	.size cudaMemDiscardAndPrefetchBatchAsync, .-cudaMemDiscardAndPrefetchBatchAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync, .-cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
+static _Atomic(cudaMemDiscardAndPrefetchBatchAsync_fn) cudaMemDiscardAndPrefetchBatchAsync_slot = cudaMemDiscardAndPrefetchBatchAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemDiscardAndPrefetchBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	cudaMemDiscardAndPrefetchBatchAsync_fn fn = (cudaMemDiscardAndPrefetchBatchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7619,15 +8483,10 @@ static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_resolve(void **a0, size_t
 	atomic_store_explicit(&cudaMemDiscardAndPrefetchBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemDiscardAndPrefetchBatchAsync_ptsz */
 typedef cudaError_t (*cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn)(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static _Atomic(cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn) cudaMemDiscardAndPrefetchBatchAsync_ptsz_slot = cudaMemDiscardAndPrefetchBatchAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemDiscardAndPrefetchBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz_unavailable(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -7641,6 +8500,44 @@ static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz_unavailable(void **a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemDiscardAndPrefetchBatchAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync_ptsz = cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync_ptsz(void)
+{
+	cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn fn = (cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemDiscardAndPrefetchBatchAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemDiscardAndPrefetchBatchAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemDiscardAndPrefetchBatchAsync_ptsz\n"
+	"	.type cudaMemDiscardAndPrefetchBatchAsync_ptsz, @function\n"
+	"cudaMemDiscardAndPrefetchBatchAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync_ptsz(%rip)\n"
+	"	.size cudaMemDiscardAndPrefetchBatchAsync_ptsz, .-cudaMemDiscardAndPrefetchBatchAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz, .-cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
+static _Atomic(cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn) cudaMemDiscardAndPrefetchBatchAsync_ptsz_slot = cudaMemDiscardAndPrefetchBatchAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemDiscardAndPrefetchBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn fn = (cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -7651,15 +8548,10 @@ static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz_resolve(void **a0, s
 	atomic_store_explicit(&cudaMemDiscardAndPrefetchBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemDiscardBatchAsync */
 typedef cudaError_t (*cudaMemDiscardBatchAsync_fn)(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4);
-static cudaError_t cudaMemDiscardBatchAsync_resolve(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4);
-static _Atomic(cudaMemDiscardBatchAsync_fn) cudaMemDiscardBatchAsync_slot = cudaMemDiscardBatchAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemDiscardBatchAsync(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemDiscardBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemDiscardBatchAsync_unavailable(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -7669,6 +8561,12 @@ static cudaError_t cudaMemDiscardBatchAsync_unavailable(void **a0, size_t *a1, s
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemDiscardBatchAsync]);
+}
+static cudaError_t cudaMemDiscardBatchAsync_resolve(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4);
+static _Atomic(cudaMemDiscardBatchAsync_fn) cudaMemDiscardBatchAsync_slot = cudaMemDiscardBatchAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemDiscardBatchAsync(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemDiscardBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemDiscardBatchAsync_resolve(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
 {
@@ -7683,12 +8581,6 @@ static cudaError_t cudaMemDiscardBatchAsync_resolve(void **a0, size_t *a1, size_
 
 /* cudaMemDiscardBatchAsync_ptsz */
 typedef cudaError_t (*cudaMemDiscardBatchAsync_ptsz_fn)(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4);
-static cudaError_t cudaMemDiscardBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4);
-static _Atomic(cudaMemDiscardBatchAsync_ptsz_fn) cudaMemDiscardBatchAsync_ptsz_slot = cudaMemDiscardBatchAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemDiscardBatchAsync_ptsz(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemDiscardBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemDiscardBatchAsync_ptsz_unavailable(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -7698,6 +8590,12 @@ static cudaError_t cudaMemDiscardBatchAsync_ptsz_unavailable(void **a0, size_t *
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemDiscardBatchAsync_ptsz]);
+}
+static cudaError_t cudaMemDiscardBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4);
+static _Atomic(cudaMemDiscardBatchAsync_ptsz_fn) cudaMemDiscardBatchAsync_ptsz_slot = cudaMemDiscardBatchAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemDiscardBatchAsync_ptsz(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemDiscardBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemDiscardBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, unsigned long long a3, cudaStream_t a4)
 {
@@ -7712,12 +8610,6 @@ static cudaError_t cudaMemDiscardBatchAsync_ptsz_resolve(void **a0, size_t *a1, 
 
 /* cudaMemGetDefaultMemPool */
 typedef cudaError_t (*cudaMemGetDefaultMemPool_fn)(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2);
-static cudaError_t cudaMemGetDefaultMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2);
-static _Atomic(cudaMemGetDefaultMemPool_fn) cudaMemGetDefaultMemPool_slot = cudaMemGetDefaultMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
-{
-	return atomic_load_explicit(&cudaMemGetDefaultMemPool_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemGetDefaultMemPool_unavailable(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
 {
 	(void)a0;
@@ -7725,6 +8617,12 @@ static cudaError_t cudaMemGetDefaultMemPool_unavailable(cudaMemPool_t *a0, struc
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemGetDefaultMemPool]);
+}
+static cudaError_t cudaMemGetDefaultMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2);
+static _Atomic(cudaMemGetDefaultMemPool_fn) cudaMemGetDefaultMemPool_slot = cudaMemGetDefaultMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
+{
+	return atomic_load_explicit(&cudaMemGetDefaultMemPool_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemGetDefaultMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
 {
@@ -7739,18 +8637,18 @@ static cudaError_t cudaMemGetDefaultMemPool_resolve(cudaMemPool_t *a0, struct cu
 
 /* cudaMemGetInfo */
 typedef cudaError_t (*cudaMemGetInfo_fn)(size_t *a0, size_t *a1);
-static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1);
-static _Atomic(cudaMemGetInfo_fn) cudaMemGetInfo_slot = cudaMemGetInfo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemGetInfo(size_t *a0, size_t *a1)
-{
-	return atomic_load_explicit(&cudaMemGetInfo_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemGetInfo_unavailable(size_t *a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemGetInfo]);
+}
+static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1);
+static _Atomic(cudaMemGetInfo_fn) cudaMemGetInfo_slot = cudaMemGetInfo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemGetInfo(size_t *a0, size_t *a1)
+{
+	return atomic_load_explicit(&cudaMemGetInfo_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1)
 {
@@ -7765,12 +8663,6 @@ static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1)
 
 /* cudaMemGetMemPool */
 typedef cudaError_t (*cudaMemGetMemPool_fn)(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2);
-static cudaError_t cudaMemGetMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2);
-static _Atomic(cudaMemGetMemPool_fn) cudaMemGetMemPool_slot = cudaMemGetMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemGetMemPool(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
-{
-	return atomic_load_explicit(&cudaMemGetMemPool_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemGetMemPool_unavailable(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
 {
 	(void)a0;
@@ -7778,6 +8670,12 @@ static cudaError_t cudaMemGetMemPool_unavailable(cudaMemPool_t *a0, struct cudaM
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemGetMemPool]);
+}
+static cudaError_t cudaMemGetMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2);
+static _Atomic(cudaMemGetMemPool_fn) cudaMemGetMemPool_slot = cudaMemGetMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemGetMemPool(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
+{
+	return atomic_load_explicit(&cudaMemGetMemPool_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemGetMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLocation *a1, enum cudaMemAllocationType a2)
 {
@@ -7792,18 +8690,18 @@ static cudaError_t cudaMemGetMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLo
 
 /* cudaMemPoolCreate */
 typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
-static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
-static _Atomic(cudaMemPoolCreate_fn) cudaMemPoolCreate_slot = cudaMemPoolCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
-{
-	return atomic_load_explicit(&cudaMemPoolCreate_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemPoolCreate_unavailable(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolCreate]);
+}
+static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
+static _Atomic(cudaMemPoolCreate_fn) cudaMemPoolCreate_slot = cudaMemPoolCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
+{
+	return atomic_load_explicit(&cudaMemPoolCreate_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
 {
@@ -7818,17 +8716,17 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 
 /* cudaMemPoolDestroy */
 typedef cudaError_t (*cudaMemPoolDestroy_fn)(cudaMemPool_t a0);
-static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0);
-static _Atomic(cudaMemPoolDestroy_fn) cudaMemPoolDestroy_slot = cudaMemPoolDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t a0)
-{
-	return atomic_load_explicit(&cudaMemPoolDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemPoolDestroy_unavailable(cudaMemPool_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolDestroy]);
+}
+static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0);
+static _Atomic(cudaMemPoolDestroy_fn) cudaMemPoolDestroy_slot = cudaMemPoolDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t a0)
+{
+	return atomic_load_explicit(&cudaMemPoolDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0)
 {
@@ -7843,18 +8741,18 @@ static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0)
 
 /* cudaMemPoolExportPointer */
 typedef cudaError_t (*cudaMemPoolExportPointer_fn)(struct cudaMemPoolPtrExportData *a0, void *a1);
-static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportData *a0, void *a1);
-static _Atomic(cudaMemPoolExportPointer_fn) cudaMemPoolExportPointer_slot = cudaMemPoolExportPointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *a0, void *a1)
-{
-	return atomic_load_explicit(&cudaMemPoolExportPointer_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemPoolExportPointer_unavailable(struct cudaMemPoolPtrExportData *a0, void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolExportPointer]);
+}
+static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportData *a0, void *a1);
+static _Atomic(cudaMemPoolExportPointer_fn) cudaMemPoolExportPointer_slot = cudaMemPoolExportPointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *a0, void *a1)
+{
+	return atomic_load_explicit(&cudaMemPoolExportPointer_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportData *a0, void *a1)
 {
@@ -7869,12 +8767,6 @@ static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportD
 
 /* cudaMemPoolExportToShareableHandle */
 typedef cudaError_t (*cudaMemPoolExportToShareableHandle_fn)(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static _Atomic(cudaMemPoolExportToShareableHandle_fn) cudaMemPoolExportToShareableHandle_slot = cudaMemPoolExportToShareableHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaMemPoolExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemPoolExportToShareableHandle_unavailable(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
 	(void)a0;
@@ -7883,6 +8775,12 @@ static cudaError_t cudaMemPoolExportToShareableHandle_unavailable(void *a0, cuda
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolExportToShareableHandle]);
+}
+static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
+static _Atomic(cudaMemPoolExportToShareableHandle_fn) cudaMemPoolExportToShareableHandle_slot = cudaMemPoolExportToShareableHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaMemPoolExportToShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemPool_t a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
@@ -7897,12 +8795,6 @@ static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemP
 
 /* cudaMemPoolGetAccess */
 typedef cudaError_t (*cudaMemPoolGetAccess_fn)(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2);
-static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2);
-static _Atomic(cudaMemPoolGetAccess_fn) cudaMemPoolGetAccess_slot = cudaMemPoolGetAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolGetAccess_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolGetAccess_unavailable(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
 {
 	(void)a0;
@@ -7910,6 +8802,12 @@ static cudaError_t cudaMemPoolGetAccess_unavailable(enum cudaMemAccessFlags *a0,
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolGetAccess]);
+}
+static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2);
+static _Atomic(cudaMemPoolGetAccess_fn) cudaMemPoolGetAccess_slot = cudaMemPoolGetAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolGetAccess_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cudaMemPool_t a1, struct cudaMemLocation *a2)
 {
@@ -7924,12 +8822,6 @@ static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cud
 
 /* cudaMemPoolGetAttribute */
 typedef cudaError_t (*cudaMemPoolGetAttribute_fn)(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static _Atomic(cudaMemPoolGetAttribute_fn) cudaMemPoolGetAttribute_slot = cudaMemPoolGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolGetAttribute_unavailable(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
 	(void)a0;
@@ -7937,6 +8829,12 @@ static cudaError_t cudaMemPoolGetAttribute_unavailable(cudaMemPool_t a0, enum cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolGetAttribute]);
+}
+static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
+static _Atomic(cudaMemPoolGetAttribute_fn) cudaMemPoolGetAttribute_slot = cudaMemPoolGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
@@ -7951,12 +8849,6 @@ static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 
 /* cudaMemPoolImportFromShareableHandle */
 typedef cudaError_t (*cudaMemPoolImportFromShareableHandle_fn)(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
-static _Atomic(cudaMemPoolImportFromShareableHandle_fn) cudaMemPoolImportFromShareableHandle_slot = cudaMemPoolImportFromShareableHandle_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaMemPoolImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemPoolImportFromShareableHandle_unavailable(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
 	(void)a0;
@@ -7965,6 +8857,12 @@ static cudaError_t cudaMemPoolImportFromShareableHandle_unavailable(cudaMemPool_
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolImportFromShareableHandle]);
+}
+static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3);
+static _Atomic(cudaMemPoolImportFromShareableHandle_fn) cudaMemPoolImportFromShareableHandle_slot = cudaMemPoolImportFromShareableHandle_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaMemPoolImportFromShareableHandle_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a0, void *a1, enum cudaMemAllocationHandleType a2, unsigned int a3)
 {
@@ -7979,12 +8877,6 @@ static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a
 
 /* cudaMemPoolImportPointer */
 typedef cudaError_t (*cudaMemPoolImportPointer_fn)(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2);
-static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2);
-static _Atomic(cudaMemPoolImportPointer_fn) cudaMemPoolImportPointer_slot = cudaMemPoolImportPointer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolImportPointer(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolImportPointer_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolImportPointer_unavailable(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
 {
 	(void)a0;
@@ -7992,6 +8884,12 @@ static cudaError_t cudaMemPoolImportPointer_unavailable(void **a0, cudaMemPool_t
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolImportPointer]);
+}
+static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2);
+static _Atomic(cudaMemPoolImportPointer_fn) cudaMemPoolImportPointer_slot = cudaMemPoolImportPointer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolImportPointer(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolImportPointer_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1, struct cudaMemPoolPtrExportData *a2)
 {
@@ -8006,12 +8904,6 @@ static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1,
 
 /* cudaMemPoolSetAccess */
 typedef cudaError_t (*cudaMemPoolSetAccess_fn)(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2);
-static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2);
-static _Atomic(cudaMemPoolSetAccess_fn) cudaMemPoolSetAccess_slot = cudaMemPoolSetAccess_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
-{
-	return atomic_load_explicit(&cudaMemPoolSetAccess_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolSetAccess_unavailable(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
 {
 	(void)a0;
@@ -8019,6 +8911,12 @@ static cudaError_t cudaMemPoolSetAccess_unavailable(cudaMemPool_t a0, const stru
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolSetAccess]);
+}
+static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2);
+static _Atomic(cudaMemPoolSetAccess_fn) cudaMemPoolSetAccess_slot = cudaMemPoolSetAccess_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
+{
+	return atomic_load_explicit(&cudaMemPoolSetAccess_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct cudaMemAccessDesc *a1, size_t a2)
 {
@@ -8033,12 +8931,6 @@ static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct c
 
 /* cudaMemPoolSetAttribute */
 typedef cudaError_t (*cudaMemPoolSetAttribute_fn)(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
-static _Atomic(cudaMemPoolSetAttribute_fn) cudaMemPoolSetAttribute_slot = cudaMemPoolSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
-{
-	return atomic_load_explicit(&cudaMemPoolSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemPoolSetAttribute_unavailable(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
 	(void)a0;
@@ -8046,6 +8938,12 @@ static cudaError_t cudaMemPoolSetAttribute_unavailable(cudaMemPool_t a0, enum cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolSetAttribute]);
+}
+static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2);
+static _Atomic(cudaMemPoolSetAttribute_fn) cudaMemPoolSetAttribute_slot = cudaMemPoolSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
+{
+	return atomic_load_explicit(&cudaMemPoolSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMemPoolAttr a1, void *a2)
 {
@@ -8060,18 +8958,18 @@ static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 
 /* cudaMemPoolTrimTo */
 typedef cudaError_t (*cudaMemPoolTrimTo_fn)(cudaMemPool_t a0, size_t a1);
-static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1);
-static _Atomic(cudaMemPoolTrimTo_fn) cudaMemPoolTrimTo_slot = cudaMemPoolTrimTo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t a0, size_t a1)
-{
-	return atomic_load_explicit(&cudaMemPoolTrimTo_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemPoolTrimTo_unavailable(cudaMemPool_t a0, size_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolTrimTo]);
+}
+static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1);
+static _Atomic(cudaMemPoolTrimTo_fn) cudaMemPoolTrimTo_slot = cudaMemPoolTrimTo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t a0, size_t a1)
+{
+	return atomic_load_explicit(&cudaMemPoolTrimTo_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1)
 {
@@ -8085,13 +8983,6 @@ static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1)
 }
 
 /* cudaMemPrefetchAsync */
-typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static _Atomic(cudaMemPrefetchAsync_fn) cudaMemPrefetchAsync_slot = cudaMemPrefetchAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemPrefetchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemPrefetchAsync_unavailable(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -8102,25 +8993,61 @@ static cudaError_t cudaMemPrefetchAsync_unavailable(const void *a0, size_t a1, s
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemPrefetchAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemPrefetchAsync = cudastub_cudart_resolve_cudaMemPrefetchAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemPrefetchAsync(void);
+void *cudastub_cudart_bind_cudaMemPrefetchAsync(void)
+{
+	cudaMemPrefetchAsync_fn fn = (cudaMemPrefetchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemPrefetchAsync]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync();
+	if (!fn)
+		fn = cudaMemPrefetchAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemPrefetchAsync\n"
+	"	.type cudaMemPrefetchAsync, @function\n"
+	"cudaMemPrefetchAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemPrefetchAsync(%rip)\n"
+	"	.size cudaMemPrefetchAsync, .-cudaMemPrefetchAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemPrefetchAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemPrefetchAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemPrefetchAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemPrefetchAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemPrefetchAsync, .-cudastub_cudart_resolve_cudaMemPrefetchAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
+static _Atomic(cudaMemPrefetchAsync_fn) cudaMemPrefetchAsync_slot = cudaMemPrefetchAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemPrefetchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
+}
 static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	cudaMemPrefetchAsync_fn fn = (cudaMemPrefetchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync();
+	if (!fn)
 		fn = cudaMemPrefetchAsync_unavailable;
 	atomic_store_explicit(&cudaMemPrefetchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaMemPrefetchAsync_ptsz */
-typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
-static _Atomic(cudaMemPrefetchAsync_ptsz_fn) cudaMemPrefetchAsync_ptsz_slot = cudaMemPrefetchAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemPrefetchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemPrefetchAsync_ptsz_unavailable(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -8131,25 +9058,62 @@ static cudaError_t cudaMemPrefetchAsync_ptsz_unavailable(const void *a0, size_t 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz = cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemPrefetchAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemPrefetchAsync_ptsz(void)
+{
+	cudaMemPrefetchAsync_ptsz_fn fn = (cudaMemPrefetchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_ptsz]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz();
+	if (!fn)
+		fn = cudaMemPrefetchAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemPrefetchAsync_ptsz\n"
+	"	.type cudaMemPrefetchAsync_ptsz, @function\n"
+	"cudaMemPrefetchAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz(%rip)\n"
+	"	.size cudaMemPrefetchAsync_ptsz, .-cudaMemPrefetchAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemPrefetchAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz, .-cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
+static _Atomic(cudaMemPrefetchAsync_ptsz_fn) cudaMemPrefetchAsync_ptsz_slot = cudaMemPrefetchAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemPrefetchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
+}
 static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4)
 {
 	cudaMemPrefetchAsync_ptsz_fn fn = (cudaMemPrefetchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchAsync_ptsz]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz();
+	if (!fn)
 		fn = cudaMemPrefetchAsync_ptsz_unavailable;
 	atomic_store_explicit(&cudaMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cudaMemPrefetchBatchAsync */
 typedef cudaError_t (*cudaMemPrefetchBatchAsync_fn)(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static cudaError_t cudaMemPrefetchBatchAsync_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static _Atomic(cudaMemPrefetchBatchAsync_fn) cudaMemPrefetchBatchAsync_slot = cudaMemPrefetchBatchAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchBatchAsync(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemPrefetchBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemPrefetchBatchAsync_unavailable(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -8163,6 +9127,44 @@ static cudaError_t cudaMemPrefetchBatchAsync_unavailable(void **a0, size_t *a1, 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchBatchAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemPrefetchBatchAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemPrefetchBatchAsync = cudastub_cudart_resolve_cudaMemPrefetchBatchAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemPrefetchBatchAsync(void);
+void *cudastub_cudart_bind_cudaMemPrefetchBatchAsync(void)
+{
+	cudaMemPrefetchBatchAsync_fn fn = (cudaMemPrefetchBatchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemPrefetchBatchAsync]);
+
+	if (!fn)
+		fn = cudaMemPrefetchBatchAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchBatchAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemPrefetchBatchAsync\n"
+	"	.type cudaMemPrefetchBatchAsync, @function\n"
+	"cudaMemPrefetchBatchAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemPrefetchBatchAsync(%rip)\n"
+	"	.size cudaMemPrefetchBatchAsync, .-cudaMemPrefetchBatchAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemPrefetchBatchAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemPrefetchBatchAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemPrefetchBatchAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemPrefetchBatchAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemPrefetchBatchAsync, .-cudastub_cudart_resolve_cudaMemPrefetchBatchAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemPrefetchBatchAsync_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
+static _Atomic(cudaMemPrefetchBatchAsync_fn) cudaMemPrefetchBatchAsync_slot = cudaMemPrefetchBatchAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchBatchAsync(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemPrefetchBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemPrefetchBatchAsync_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	cudaMemPrefetchBatchAsync_fn fn = (cudaMemPrefetchBatchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8173,15 +9175,10 @@ static cudaError_t cudaMemPrefetchBatchAsync_resolve(void **a0, size_t *a1, size
 	atomic_store_explicit(&cudaMemPrefetchBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemPrefetchBatchAsync_ptsz */
 typedef cudaError_t (*cudaMemPrefetchBatchAsync_ptsz_fn)(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static cudaError_t cudaMemPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
-static _Atomic(cudaMemPrefetchBatchAsync_ptsz_fn) cudaMemPrefetchBatchAsync_ptsz_slot = cudaMemPrefetchBatchAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemPrefetchBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemPrefetchBatchAsync_ptsz_unavailable(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -8195,6 +9192,44 @@ static cudaError_t cudaMemPrefetchBatchAsync_ptsz_unavailable(void **a0, size_t 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPrefetchBatchAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemPrefetchBatchAsync_ptsz = cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemPrefetchBatchAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemPrefetchBatchAsync_ptsz(void)
+{
+	cudaMemPrefetchBatchAsync_ptsz_fn fn = (cudaMemPrefetchBatchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemPrefetchBatchAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemPrefetchBatchAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchBatchAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemPrefetchBatchAsync_ptsz\n"
+	"	.type cudaMemPrefetchBatchAsync_ptsz, @function\n"
+	"cudaMemPrefetchBatchAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemPrefetchBatchAsync_ptsz(%rip)\n"
+	"	.size cudaMemPrefetchBatchAsync_ptsz, .-cudaMemPrefetchBatchAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemPrefetchBatchAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz, .-cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7);
+static _Atomic(cudaMemPrefetchBatchAsync_ptsz_fn) cudaMemPrefetchBatchAsync_ptsz_slot = cudaMemPrefetchBatchAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemPrefetchBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1, size_t a2, struct cudaMemLocation *a3, size_t *a4, size_t a5, unsigned long long a6, cudaStream_t a7)
 {
 	cudaMemPrefetchBatchAsync_ptsz_fn fn = (cudaMemPrefetchBatchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8205,15 +9240,10 @@ static cudaError_t cudaMemPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1,
 	atomic_store_explicit(&cudaMemPrefetchBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemRangeGetAttribute */
 typedef cudaError_t (*cudaMemRangeGetAttribute_fn)(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4);
-static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4);
-static _Atomic(cudaMemRangeGetAttribute_fn) cudaMemRangeGetAttribute_slot = cudaMemRangeGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttribute(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemRangeGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemRangeGetAttribute_unavailable(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
 {
 	(void)a0;
@@ -8223,6 +9253,12 @@ static cudaError_t cudaMemRangeGetAttribute_unavailable(void *a0, size_t a1, enu
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemRangeGetAttribute]);
+}
+static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4);
+static _Atomic(cudaMemRangeGetAttribute_fn) cudaMemRangeGetAttribute_slot = cudaMemRangeGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttribute(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemRangeGetAttribute_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cudaMemRangeAttribute a2, const void *a3, size_t a4)
 {
@@ -8237,12 +9273,6 @@ static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cu
 
 /* cudaMemRangeGetAttributes */
 typedef cudaError_t (*cudaMemRangeGetAttributes_fn)(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5);
-static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5);
-static _Atomic(cudaMemRangeGetAttributes_fn) cudaMemRangeGetAttributes_slot = cudaMemRangeGetAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttributes(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
-{
-	return atomic_load_explicit(&cudaMemRangeGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemRangeGetAttributes_unavailable(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
 {
 	(void)a0;
@@ -8253,6 +9283,12 @@ static cudaError_t cudaMemRangeGetAttributes_unavailable(void **a0, size_t *a1, 
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemRangeGetAttributes]);
+}
+static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5);
+static _Atomic(cudaMemRangeGetAttributes_fn) cudaMemRangeGetAttributes_slot = cudaMemRangeGetAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemRangeGetAttributes(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
+{
+	return atomic_load_explicit(&cudaMemRangeGetAttributes_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum cudaMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5)
 {
@@ -8267,12 +9303,6 @@ static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum
 
 /* cudaMemSetMemPool */
 typedef cudaError_t (*cudaMemSetMemPool_fn)(struct cudaMemLocation *a0, enum cudaMemAllocationType a1, cudaMemPool_t a2);
-static cudaError_t cudaMemSetMemPool_resolve(struct cudaMemLocation *a0, enum cudaMemAllocationType a1, cudaMemPool_t a2);
-static _Atomic(cudaMemSetMemPool_fn) cudaMemSetMemPool_slot = cudaMemSetMemPool_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemSetMemPool(struct cudaMemLocation *a0, enum cudaMemAllocationType a1, cudaMemPool_t a2)
-{
-	return atomic_load_explicit(&cudaMemSetMemPool_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemSetMemPool_unavailable(struct cudaMemLocation *a0, enum cudaMemAllocationType a1, cudaMemPool_t a2)
 {
 	(void)a0;
@@ -8280,6 +9310,12 @@ static cudaError_t cudaMemSetMemPool_unavailable(struct cudaMemLocation *a0, enu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemSetMemPool]);
+}
+static cudaError_t cudaMemSetMemPool_resolve(struct cudaMemLocation *a0, enum cudaMemAllocationType a1, cudaMemPool_t a2);
+static _Atomic(cudaMemSetMemPool_fn) cudaMemSetMemPool_slot = cudaMemSetMemPool_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemSetMemPool(struct cudaMemLocation *a0, enum cudaMemAllocationType a1, cudaMemPool_t a2)
+{
+	return atomic_load_explicit(&cudaMemSetMemPool_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemSetMemPool_resolve(struct cudaMemLocation *a0, enum cudaMemAllocationType a1, cudaMemPool_t a2)
 {
@@ -8294,12 +9330,6 @@ static cudaError_t cudaMemSetMemPool_resolve(struct cudaMemLocation *a0, enum cu
 
 /* cudaMemcpy */
 typedef cudaError_t (*cudaMemcpy_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static _Atomic(cudaMemcpy_fn) cudaMemcpy_slot = cudaMemcpy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
-{
-	return atomic_load_explicit(&cudaMemcpy_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemcpy_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
 	(void)a0;
@@ -8308,6 +9338,12 @@ static cudaError_t cudaMemcpy_unavailable(void *a0, const void *a1, size_t a2, e
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy]);
+}
+static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
+static _Atomic(cudaMemcpy_fn) cudaMemcpy_slot = cudaMemcpy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
+{
+	return atomic_load_explicit(&cudaMemcpy_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
@@ -8322,12 +9358,6 @@ static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum 
 
 /* cudaMemcpy2D */
 typedef cudaError_t (*cudaMemcpy2D_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaMemcpy2D_fn) cudaMemcpy2D_slot = cudaMemcpy2D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaMemcpy2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpy2D_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -8340,6 +9370,44 @@ static cudaError_t cudaMemcpy2D_unavailable(void *a0, size_t a1, const void *a2,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2D]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2D = cudastub_cudart_resolve_cudaMemcpy2D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2D(void);
+void *cudastub_cudart_bind_cudaMemcpy2D(void)
+{
+	cudaMemcpy2D_fn fn = (cudaMemcpy2D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2D]);
+
+	if (!fn)
+		fn = cudaMemcpy2D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2D\n"
+	"	.type cudaMemcpy2D, @function\n"
+	"cudaMemcpy2D:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2D(%rip)\n"
+	"	.size cudaMemcpy2D, .-cudaMemcpy2D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2D\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2D, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2D:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2D, .-cudastub_cudart_resolve_cudaMemcpy2D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaMemcpy2D_fn) cudaMemcpy2D_slot = cudaMemcpy2D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaMemcpy2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaMemcpy2D_fn fn = (cudaMemcpy2D_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8350,15 +9418,10 @@ static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, siz
 	atomic_store_explicit(&cudaMemcpy2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpy2DArrayToArray */
 typedef cudaError_t (*cudaMemcpy2DArrayToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaMemcpy2DArrayToArray_fn) cudaMemcpy2DArrayToArray_slot = cudaMemcpy2DArrayToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DArrayToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -8373,6 +9436,44 @@ static cudaError_t cudaMemcpy2DArrayToArray_unavailable(cudaArray_t a0, size_t a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DArrayToArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DArrayToArray = cudastub_cudart_resolve_cudaMemcpy2DArrayToArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray(void);
+void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray(void)
+{
+	cudaMemcpy2DArrayToArray_fn fn = (cudaMemcpy2DArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray]);
+
+	if (!fn)
+		fn = cudaMemcpy2DArrayToArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DArrayToArray\n"
+	"	.type cudaMemcpy2DArrayToArray, @function\n"
+	"cudaMemcpy2DArrayToArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DArrayToArray(%rip)\n"
+	"	.size cudaMemcpy2DArrayToArray, .-cudaMemcpy2DArrayToArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DArrayToArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DArrayToArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DArrayToArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DArrayToArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DArrayToArray, .-cudastub_cudart_resolve_cudaMemcpy2DArrayToArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaMemcpy2DArrayToArray_fn) cudaMemcpy2DArrayToArray_slot = cudaMemcpy2DArrayToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaMemcpy2DArrayToArray_fn fn = (cudaMemcpy2DArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8383,15 +9484,10 @@ static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, s
 	atomic_store_explicit(&cudaMemcpy2DArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DArrayToArray_ptds */
 typedef cudaError_t (*cudaMemcpy2DArrayToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
-static _Atomic(cudaMemcpy2DArrayToArray_ptds_fn) cudaMemcpy2DArrayToArray_ptds_slot = cudaMemcpy2DArrayToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DArrayToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	(void)a0;
@@ -8406,6 +9502,44 @@ static cudaError_t cudaMemcpy2DArrayToArray_ptds_unavailable(cudaArray_t a0, siz
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds = cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(void)
+{
+	cudaMemcpy2DArrayToArray_ptds_fn fn = (cudaMemcpy2DArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DArrayToArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2DArrayToArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DArrayToArray_ptds\n"
+	"	.type cudaMemcpy2DArrayToArray_ptds, @function\n"
+	"cudaMemcpy2DArrayToArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds(%rip)\n"
+	"	.size cudaMemcpy2DArrayToArray_ptds, .-cudaMemcpy2DArrayToArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds, .-cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8);
+static _Atomic(cudaMemcpy2DArrayToArray_ptds_fn) cudaMemcpy2DArrayToArray_ptds_slot = cudaMemcpy2DArrayToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, size_t a7, enum cudaMemcpyKind a8)
 {
 	cudaMemcpy2DArrayToArray_ptds_fn fn = (cudaMemcpy2DArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8416,15 +9550,10 @@ static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t 
 	atomic_store_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DAsync */
 typedef cudaError_t (*cudaMemcpy2DAsync_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static _Atomic(cudaMemcpy2DAsync_fn) cudaMemcpy2DAsync_slot = cudaMemcpy2DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DAsync_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -8438,6 +9567,44 @@ static cudaError_t cudaMemcpy2DAsync_unavailable(void *a0, size_t a1, const void
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DAsync = cudastub_cudart_resolve_cudaMemcpy2DAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DAsync(void);
+void *cudastub_cudart_bind_cudaMemcpy2DAsync(void)
+{
+	cudaMemcpy2DAsync_fn fn = (cudaMemcpy2DAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DAsync]);
+
+	if (!fn)
+		fn = cudaMemcpy2DAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DAsync\n"
+	"	.type cudaMemcpy2DAsync, @function\n"
+	"cudaMemcpy2DAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DAsync(%rip)\n"
+	"	.size cudaMemcpy2DAsync, .-cudaMemcpy2DAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DAsync, .-cudastub_cudart_resolve_cudaMemcpy2DAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
+static _Atomic(cudaMemcpy2DAsync_fn) cudaMemcpy2DAsync_slot = cudaMemcpy2DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	cudaMemcpy2DAsync_fn fn = (cudaMemcpy2DAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8448,15 +9615,10 @@ static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2
 	atomic_store_explicit(&cudaMemcpy2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy2DAsync_ptsz_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
-static _Atomic(cudaMemcpy2DAsync_ptsz_fn) cudaMemcpy2DAsync_ptsz_slot = cudaMemcpy2DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DAsync_ptsz_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -8470,6 +9632,44 @@ static cudaError_t cudaMemcpy2DAsync_ptsz_unavailable(void *a0, size_t a1, const
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz = cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(void)
+{
+	cudaMemcpy2DAsync_ptsz_fn fn = (cudaMemcpy2DAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpy2DAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DAsync_ptsz\n"
+	"	.type cudaMemcpy2DAsync_ptsz, @function\n"
+	"cudaMemcpy2DAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpy2DAsync_ptsz, .-cudaMemcpy2DAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7);
+static _Atomic(cudaMemcpy2DAsync_ptsz_fn) cudaMemcpy2DAsync_ptsz_slot = cudaMemcpy2DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6, cudaStream_t a7)
 {
 	cudaMemcpy2DAsync_ptsz_fn fn = (cudaMemcpy2DAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8480,15 +9680,10 @@ static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const voi
 	atomic_store_explicit(&cudaMemcpy2DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DFromArray */
 typedef cudaError_t (*cudaMemcpy2DFromArray_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DFromArray_fn) cudaMemcpy2DFromArray_slot = cudaMemcpy2DFromArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DFromArray_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8502,6 +9697,44 @@ static cudaError_t cudaMemcpy2DFromArray_unavailable(void *a0, size_t a1, cudaAr
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArray = cudastub_cudart_resolve_cudaMemcpy2DFromArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArray(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArray(void)
+{
+	cudaMemcpy2DFromArray_fn fn = (cudaMemcpy2DFromArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArray\n"
+	"	.type cudaMemcpy2DFromArray, @function\n"
+	"cudaMemcpy2DFromArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArray(%rip)\n"
+	"	.size cudaMemcpy2DFromArray, .-cudaMemcpy2DFromArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArray, .-cudastub_cudart_resolve_cudaMemcpy2DFromArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DFromArray_fn) cudaMemcpy2DFromArray_slot = cudaMemcpy2DFromArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DFromArray_fn fn = (cudaMemcpy2DFromArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8512,15 +9745,10 @@ static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_
 	atomic_store_explicit(&cudaMemcpy2DFromArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DFromArrayAsync */
 typedef cudaError_t (*cudaMemcpy2DFromArrayAsync_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DFromArrayAsync_fn) cudaMemcpy2DFromArrayAsync_slot = cudaMemcpy2DFromArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DFromArrayAsync_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8535,6 +9763,44 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_unavailable(void *a0, size_t a1, c
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync = cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(void)
+{
+	cudaMemcpy2DFromArrayAsync_fn fn = (cudaMemcpy2DFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArrayAsync\n"
+	"	.type cudaMemcpy2DFromArrayAsync, @function\n"
+	"cudaMemcpy2DFromArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync(%rip)\n"
+	"	.size cudaMemcpy2DFromArrayAsync, .-cudaMemcpy2DFromArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync, .-cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DFromArrayAsync_fn) cudaMemcpy2DFromArrayAsync_slot = cudaMemcpy2DFromArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DFromArrayAsync_fn fn = (cudaMemcpy2DFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8545,15 +9811,10 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaA
 	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DFromArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy2DFromArrayAsync_ptsz_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DFromArrayAsync_ptsz_fn) cudaMemcpy2DFromArrayAsync_ptsz_slot = cudaMemcpy2DFromArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8568,6 +9829,44 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_unavailable(void *a0, size_t 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(void)
+{
+	cudaMemcpy2DFromArrayAsync_ptsz_fn fn = (cudaMemcpy2DFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.type cudaMemcpy2DFromArrayAsync_ptsz, @function\n"
+	"cudaMemcpy2DFromArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpy2DFromArrayAsync_ptsz, .-cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DFromArrayAsync_ptsz_fn) cudaMemcpy2DFromArrayAsync_ptsz_slot = cudaMemcpy2DFromArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DFromArrayAsync_ptsz_fn fn = (cudaMemcpy2DFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8578,15 +9877,10 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, 
 	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DFromArray_ptds */
 typedef cudaError_t (*cudaMemcpy2DFromArray_ptds_fn)(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DFromArray_ptds_fn) cudaMemcpy2DFromArray_ptds_slot = cudaMemcpy2DFromArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray_ptds(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DFromArray_ptds_unavailable(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8600,6 +9894,44 @@ static cudaError_t cudaMemcpy2DFromArray_ptds_unavailable(void *a0, size_t a1, c
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds = cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(void)
+{
+	cudaMemcpy2DFromArray_ptds_fn fn = (cudaMemcpy2DFromArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DFromArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2DFromArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DFromArray_ptds\n"
+	"	.type cudaMemcpy2DFromArray_ptds, @function\n"
+	"cudaMemcpy2DFromArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds(%rip)\n"
+	"	.size cudaMemcpy2DFromArray_ptds, .-cudaMemcpy2DFromArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds, .-cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DFromArray_ptds_fn) cudaMemcpy2DFromArray_ptds_slot = cudaMemcpy2DFromArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DFromArray_ptds(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DFromArray_ptds_fn fn = (cudaMemcpy2DFromArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8610,15 +9942,10 @@ static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaA
 	atomic_store_explicit(&cudaMemcpy2DFromArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DToArray */
 typedef cudaError_t (*cudaMemcpy2DToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DToArray_fn) cudaMemcpy2DToArray_slot = cudaMemcpy2DToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8632,6 +9959,44 @@ static cudaError_t cudaMemcpy2DToArray_unavailable(cudaArray_t a0, size_t a1, si
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArray = cudastub_cudart_resolve_cudaMemcpy2DToArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArray(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArray(void)
+{
+	cudaMemcpy2DToArray_fn fn = (cudaMemcpy2DToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArray]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArray\n"
+	"	.type cudaMemcpy2DToArray, @function\n"
+	"cudaMemcpy2DToArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArray(%rip)\n"
+	"	.size cudaMemcpy2DToArray, .-cudaMemcpy2DToArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArray, .-cudastub_cudart_resolve_cudaMemcpy2DToArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DToArray_fn) cudaMemcpy2DToArray_slot = cudaMemcpy2DToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DToArray_fn fn = (cudaMemcpy2DToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8642,15 +10007,10 @@ static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t
 	atomic_store_explicit(&cudaMemcpy2DToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2DToArrayAsync */
 typedef cudaError_t (*cudaMemcpy2DToArrayAsync_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DToArrayAsync_fn) cudaMemcpy2DToArrayAsync_slot = cudaMemcpy2DToArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DToArrayAsync_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8665,6 +10025,44 @@ static cudaError_t cudaMemcpy2DToArrayAsync_unavailable(cudaArray_t a0, size_t a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArrayAsync = cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(void)
+{
+	cudaMemcpy2DToArrayAsync_fn fn = (cudaMemcpy2DToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArrayAsync\n"
+	"	.type cudaMemcpy2DToArrayAsync, @function\n"
+	"cudaMemcpy2DToArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArrayAsync(%rip)\n"
+	"	.size cudaMemcpy2DToArrayAsync, .-cudaMemcpy2DToArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync, .-cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DToArrayAsync_fn) cudaMemcpy2DToArrayAsync_slot = cudaMemcpy2DToArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DToArrayAsync_fn fn = (cudaMemcpy2DToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8675,15 +10073,10 @@ static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, s
 	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DToArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy2DToArrayAsync_ptsz_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
-static _Atomic(cudaMemcpy2DToArrayAsync_ptsz_fn) cudaMemcpy2DToArrayAsync_ptsz_slot = cudaMemcpy2DToArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-}
 static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	(void)a0;
@@ -8698,6 +10091,44 @@ static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_unavailable(cudaArray_t a0, siz
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(void)
+{
+	cudaMemcpy2DToArrayAsync_ptsz_fn fn = (cudaMemcpy2DToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.type cudaMemcpy2DToArrayAsync_ptsz, @function\n"
+	"cudaMemcpy2DToArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpy2DToArrayAsync_ptsz, .-cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8);
+static _Atomic(cudaMemcpy2DToArrayAsync_ptsz_fn) cudaMemcpy2DToArrayAsync_ptsz_slot = cudaMemcpy2DToArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
 static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7, cudaStream_t a8)
 {
 	cudaMemcpy2DToArrayAsync_ptsz_fn fn = (cudaMemcpy2DToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8708,15 +10139,10 @@ static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t 
 	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
+#endif
 
 /* cudaMemcpy2DToArray_ptds */
 typedef cudaError_t (*cudaMemcpy2DToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpy2DToArray_ptds_fn) cudaMemcpy2DToArray_ptds_slot = cudaMemcpy2DToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpy2DToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpy2DToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -8730,6 +10156,44 @@ static cudaError_t cudaMemcpy2DToArray_ptds_unavailable(cudaArray_t a0, size_t a
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2DToArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2DToArray_ptds = cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(void)
+{
+	cudaMemcpy2DToArray_ptds_fn fn = (cudaMemcpy2DToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2DToArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2DToArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2DToArray_ptds\n"
+	"	.type cudaMemcpy2DToArray_ptds, @function\n"
+	"cudaMemcpy2DToArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2DToArray_ptds(%rip)\n"
+	"	.size cudaMemcpy2DToArray_ptds, .-cudaMemcpy2DToArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds, .-cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpy2DToArray_ptds_fn) cudaMemcpy2DToArray_ptds_slot = cudaMemcpy2DToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpy2DToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpy2DToArray_ptds_fn fn = (cudaMemcpy2DToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8740,15 +10204,10 @@ static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, s
 	atomic_store_explicit(&cudaMemcpy2DToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpy2D_ptds */
 typedef cudaError_t (*cudaMemcpy2D_ptds_fn)(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
-static _Atomic(cudaMemcpy2D_ptds_fn) cudaMemcpy2D_ptds_slot = cudaMemcpy2D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy2D_ptds(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
-{
-	return atomic_load_explicit(&cudaMemcpy2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpy2D_ptds_unavailable(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	(void)a0;
@@ -8761,6 +10220,44 @@ static cudaError_t cudaMemcpy2D_ptds_unavailable(void *a0, size_t a1, const void
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy2D_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpy2D_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpy2D_ptds = cudastub_cudart_resolve_cudaMemcpy2D_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpy2D_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpy2D_ptds(void)
+{
+	cudaMemcpy2D_ptds_fn fn = (cudaMemcpy2D_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpy2D_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpy2D_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpy2D_ptds\n"
+	"	.type cudaMemcpy2D_ptds, @function\n"
+	"cudaMemcpy2D_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpy2D_ptds(%rip)\n"
+	"	.size cudaMemcpy2D_ptds, .-cudaMemcpy2D_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpy2D_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpy2D_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpy2D_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpy2D_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpy2D_ptds, .-cudastub_cudart_resolve_cudaMemcpy2D_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6);
+static _Atomic(cudaMemcpy2D_ptds_fn) cudaMemcpy2D_ptds_slot = cudaMemcpy2D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy2D_ptds(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
+{
+	return atomic_load_explicit(&cudaMemcpy2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, enum cudaMemcpyKind a6)
 {
 	cudaMemcpy2D_ptds_fn fn = (cudaMemcpy2D_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -8771,20 +10268,21 @@ static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2
 	atomic_store_explicit(&cudaMemcpy2D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpy3D */
 typedef cudaError_t (*cudaMemcpy3D_fn)(const struct cudaMemcpy3DParms *a0);
-static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0);
-static _Atomic(cudaMemcpy3D_fn) cudaMemcpy3D_slot = cudaMemcpy3D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3D_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3D_unavailable(const struct cudaMemcpy3DParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3D]);
+}
+static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0);
+static _Atomic(cudaMemcpy3D_fn) cudaMemcpy3D_slot = cudaMemcpy3D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3D_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0)
 {
@@ -8799,18 +10297,18 @@ static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0)
 
 /* cudaMemcpy3DAsync */
 typedef cudaError_t (*cudaMemcpy3DAsync_fn)(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DAsync_fn) cudaMemcpy3DAsync_slot = cudaMemcpy3DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DAsync_unavailable(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DAsync]);
+}
+static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DAsync_fn) cudaMemcpy3DAsync_slot = cudaMemcpy3DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
@@ -8825,18 +10323,18 @@ static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0,
 
 /* cudaMemcpy3DAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy3DAsync_ptsz_fn)(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DAsync_ptsz_fn) cudaMemcpy3DAsync_ptsz_slot = cudaMemcpy3DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DAsync_ptsz_unavailable(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DAsync_ptsz]);
+}
+static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DAsync_ptsz_fn) cudaMemcpy3DAsync_ptsz_slot = cudaMemcpy3DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms *a0, cudaStream_t a1)
 {
@@ -8851,12 +10349,6 @@ static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms
 
 /* cudaMemcpy3DBatchAsync */
 typedef cudaError_t (*cudaMemcpy3DBatchAsync_fn)(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3);
-static cudaError_t cudaMemcpy3DBatchAsync_resolve(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3);
-static _Atomic(cudaMemcpy3DBatchAsync_fn) cudaMemcpy3DBatchAsync_slot = cudaMemcpy3DBatchAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DBatchAsync(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemcpy3DBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemcpy3DBatchAsync_unavailable(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -8865,6 +10357,12 @@ static cudaError_t cudaMemcpy3DBatchAsync_unavailable(size_t a0, struct cudaMemc
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DBatchAsync]);
+}
+static cudaError_t cudaMemcpy3DBatchAsync_resolve(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3);
+static _Atomic(cudaMemcpy3DBatchAsync_fn) cudaMemcpy3DBatchAsync_slot = cudaMemcpy3DBatchAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DBatchAsync(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemcpy3DBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemcpy3DBatchAsync_resolve(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
 {
@@ -8879,12 +10377,6 @@ static cudaError_t cudaMemcpy3DBatchAsync_resolve(size_t a0, struct cudaMemcpy3D
 
 /* cudaMemcpy3DBatchAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy3DBatchAsync_ptsz_fn)(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3);
-static cudaError_t cudaMemcpy3DBatchAsync_ptsz_resolve(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3);
-static _Atomic(cudaMemcpy3DBatchAsync_ptsz_fn) cudaMemcpy3DBatchAsync_ptsz_slot = cudaMemcpy3DBatchAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemcpy3DBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemcpy3DBatchAsync_ptsz_unavailable(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -8893,6 +10385,12 @@ static cudaError_t cudaMemcpy3DBatchAsync_ptsz_unavailable(size_t a0, struct cud
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DBatchAsync_ptsz]);
+}
+static cudaError_t cudaMemcpy3DBatchAsync_ptsz_resolve(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3);
+static _Atomic(cudaMemcpy3DBatchAsync_ptsz_fn) cudaMemcpy3DBatchAsync_ptsz_slot = cudaMemcpy3DBatchAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemcpy3DBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemcpy3DBatchAsync_ptsz_resolve(size_t a0, struct cudaMemcpy3DBatchOp *a1, unsigned long long a2, cudaStream_t a3)
 {
@@ -8907,17 +10405,17 @@ static cudaError_t cudaMemcpy3DBatchAsync_ptsz_resolve(size_t a0, struct cudaMem
 
 /* cudaMemcpy3DPeer */
 typedef cudaError_t (*cudaMemcpy3DPeer_fn)(const struct cudaMemcpy3DPeerParms *a0);
-static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *a0);
-static _Atomic(cudaMemcpy3DPeer_fn) cudaMemcpy3DPeer_slot = cudaMemcpy3DPeer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeer_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3DPeer_unavailable(const struct cudaMemcpy3DPeerParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeer]);
+}
+static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *a0);
+static _Atomic(cudaMemcpy3DPeer_fn) cudaMemcpy3DPeer_slot = cudaMemcpy3DPeer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeer_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *a0)
 {
@@ -8932,18 +10430,18 @@ static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *
 
 /* cudaMemcpy3DPeerAsync */
 typedef cudaError_t (*cudaMemcpy3DPeerAsync_fn)(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DPeerAsync_fn) cudaMemcpy3DPeerAsync_slot = cudaMemcpy3DPeerAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DPeerAsync_unavailable(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeerAsync]);
+}
+static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DPeerAsync_fn) cudaMemcpy3DPeerAsync_slot = cudaMemcpy3DPeerAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
@@ -8958,18 +10456,18 @@ static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerPa
 
 /* cudaMemcpy3DPeerAsync_ptsz */
 typedef cudaError_t (*cudaMemcpy3DPeerAsync_ptsz_fn)(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
-static _Atomic(cudaMemcpy3DPeerAsync_ptsz_fn) cudaMemcpy3DPeerAsync_ptsz_slot = cudaMemcpy3DPeerAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMemcpy3DPeerAsync_ptsz_unavailable(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeerAsync_ptsz]);
+}
+static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1);
+static _Atomic(cudaMemcpy3DPeerAsync_ptsz_fn) cudaMemcpy3DPeerAsync_ptsz_slot = cudaMemcpy3DPeerAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DPeerParms *a0, cudaStream_t a1)
 {
@@ -8984,17 +10482,17 @@ static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DP
 
 /* cudaMemcpy3DPeer_ptds */
 typedef cudaError_t (*cudaMemcpy3DPeer_ptds_fn)(const struct cudaMemcpy3DPeerParms *a0);
-static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerParms *a0);
-static _Atomic(cudaMemcpy3DPeer_ptds_fn) cudaMemcpy3DPeer_ptds_slot = cudaMemcpy3DPeer_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3DPeer_ptds_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3DPeer_ptds_unavailable(const struct cudaMemcpy3DPeerParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3DPeer_ptds]);
+}
+static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerParms *a0);
+static _Atomic(cudaMemcpy3DPeer_ptds_fn) cudaMemcpy3DPeer_ptds_slot = cudaMemcpy3DPeer_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3DPeer_ptds_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerParms *a0)
 {
@@ -9009,17 +10507,17 @@ static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerPa
 
 /* cudaMemcpy3D_ptds */
 typedef cudaError_t (*cudaMemcpy3D_ptds_fn)(const struct cudaMemcpy3DParms *a0);
-static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0);
-static _Atomic(cudaMemcpy3D_ptds_fn) cudaMemcpy3D_ptds_slot = cudaMemcpy3D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *a0)
-{
-	return atomic_load_explicit(&cudaMemcpy3D_ptds_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaMemcpy3D_ptds_unavailable(const struct cudaMemcpy3DParms *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy3D_ptds]);
+}
+static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0);
+static _Atomic(cudaMemcpy3D_ptds_fn) cudaMemcpy3D_ptds_slot = cudaMemcpy3D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *a0)
+{
+	return atomic_load_explicit(&cudaMemcpy3D_ptds_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0)
 {
@@ -9034,12 +10532,6 @@ static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0)
 
 /* cudaMemcpyArrayToArray */
 typedef cudaError_t (*cudaMemcpyArrayToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpyArrayToArray_fn) cudaMemcpyArrayToArray_slot = cudaMemcpyArrayToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpyArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpyArrayToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -9053,6 +10545,44 @@ static cudaError_t cudaMemcpyArrayToArray_unavailable(cudaArray_t a0, size_t a1,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyArrayToArray[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyArrayToArray = cudastub_cudart_resolve_cudaMemcpyArrayToArray;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyArrayToArray(void);
+void *cudastub_cudart_bind_cudaMemcpyArrayToArray(void)
+{
+	cudaMemcpyArrayToArray_fn fn = (cudaMemcpyArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray]);
+
+	if (!fn)
+		fn = cudaMemcpyArrayToArray_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyArrayToArray\n"
+	"	.type cudaMemcpyArrayToArray, @function\n"
+	"cudaMemcpyArrayToArray:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyArrayToArray(%rip)\n"
+	"	.size cudaMemcpyArrayToArray, .-cudaMemcpyArrayToArray\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyArrayToArray\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyArrayToArray, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyArrayToArray:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyArrayToArray(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyArrayToArray, .-cudastub_cudart_resolve_cudaMemcpyArrayToArray\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpyArrayToArray_fn) cudaMemcpyArrayToArray_slot = cudaMemcpyArrayToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpyArrayToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpyArrayToArray_fn fn = (cudaMemcpyArrayToArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9063,15 +10593,10 @@ static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, siz
 	atomic_store_explicit(&cudaMemcpyArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpyArrayToArray_ptds */
 typedef cudaError_t (*cudaMemcpyArrayToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
-static _Atomic(cudaMemcpyArrayToArray_ptds_fn) cudaMemcpyArrayToArray_ptds_slot = cudaMemcpyArrayToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
-{
-	return atomic_load_explicit(&cudaMemcpyArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpyArrayToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	(void)a0;
@@ -9085,6 +10610,44 @@ static cudaError_t cudaMemcpyArrayToArray_ptds_unavailable(cudaArray_t a0, size_
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds = cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(void);
+void *cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(void)
+{
+	cudaMemcpyArrayToArray_ptds_fn fn = (cudaMemcpyArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyArrayToArray_ptds]);
+
+	if (!fn)
+		fn = cudaMemcpyArrayToArray_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyArrayToArray_ptds\n"
+	"	.type cudaMemcpyArrayToArray_ptds, @function\n"
+	"cudaMemcpyArrayToArray_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds(%rip)\n"
+	"	.size cudaMemcpyArrayToArray_ptds, .-cudaMemcpyArrayToArray_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds, .-cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7);
+static _Atomic(cudaMemcpyArrayToArray_ptds_fn) cudaMemcpyArrayToArray_ptds_slot = cudaMemcpyArrayToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
+{
+	return atomic_load_explicit(&cudaMemcpyArrayToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, cudaArray_const_t a3, size_t a4, size_t a5, size_t a6, enum cudaMemcpyKind a7)
 {
 	cudaMemcpyArrayToArray_ptds_fn fn = (cudaMemcpyArrayToArray_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9095,15 +10658,10 @@ static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1
 	atomic_store_explicit(&cudaMemcpyArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpyAsync */
 typedef cudaError_t (*cudaMemcpyAsync_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static _Atomic(cudaMemcpyAsync_fn) cudaMemcpyAsync_slot = cudaMemcpyAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemcpyAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyAsync_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -9113,6 +10671,12 @@ static cudaError_t cudaMemcpyAsync_unavailable(void *a0, const void *a1, size_t 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyAsync]);
+}
+static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
+static _Atomic(cudaMemcpyAsync_fn) cudaMemcpyAsync_slot = cudaMemcpyAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemcpyAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
@@ -9127,12 +10691,6 @@ static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, 
 
 /* cudaMemcpyAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyAsync_ptsz_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
-static _Atomic(cudaMemcpyAsync_ptsz_fn) cudaMemcpyAsync_ptsz_slot = cudaMemcpyAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
-{
-	return atomic_load_explicit(&cudaMemcpyAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyAsync_ptsz_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
 	(void)a0;
@@ -9142,6 +10700,12 @@ static cudaError_t cudaMemcpyAsync_ptsz_unavailable(void *a0, const void *a1, si
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyAsync_ptsz]);
+}
+static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4);
+static _Atomic(cudaMemcpyAsync_ptsz_fn) cudaMemcpyAsync_ptsz_slot = cudaMemcpyAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
+{
+	return atomic_load_explicit(&cudaMemcpyAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3, cudaStream_t a4)
 {
@@ -9156,12 +10720,6 @@ static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t
 
 /* cudaMemcpyBatchAsync */
 typedef cudaError_t (*cudaMemcpyBatchAsync_fn)(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7);
-static cudaError_t cudaMemcpyBatchAsync_resolve(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7);
-static _Atomic(cudaMemcpyBatchAsync_fn) cudaMemcpyBatchAsync_slot = cudaMemcpyBatchAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyBatchAsync(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemcpyBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpyBatchAsync_unavailable(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -9175,6 +10733,44 @@ static cudaError_t cudaMemcpyBatchAsync_unavailable(void *const *a0, const void 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyBatchAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyBatchAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyBatchAsync = cudastub_cudart_resolve_cudaMemcpyBatchAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyBatchAsync(void);
+void *cudastub_cudart_bind_cudaMemcpyBatchAsync(void)
+{
+	cudaMemcpyBatchAsync_fn fn = (cudaMemcpyBatchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyBatchAsync]);
+
+	if (!fn)
+		fn = cudaMemcpyBatchAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyBatchAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyBatchAsync\n"
+	"	.type cudaMemcpyBatchAsync, @function\n"
+	"cudaMemcpyBatchAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyBatchAsync(%rip)\n"
+	"	.size cudaMemcpyBatchAsync, .-cudaMemcpyBatchAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyBatchAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyBatchAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyBatchAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyBatchAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyBatchAsync, .-cudastub_cudart_resolve_cudaMemcpyBatchAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyBatchAsync_resolve(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7);
+static _Atomic(cudaMemcpyBatchAsync_fn) cudaMemcpyBatchAsync_slot = cudaMemcpyBatchAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyBatchAsync(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemcpyBatchAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpyBatchAsync_resolve(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
 {
 	cudaMemcpyBatchAsync_fn fn = (cudaMemcpyBatchAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9185,15 +10781,10 @@ static cudaError_t cudaMemcpyBatchAsync_resolve(void *const *a0, const void *con
 	atomic_store_explicit(&cudaMemcpyBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpyBatchAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyBatchAsync_ptsz_fn)(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7);
-static cudaError_t cudaMemcpyBatchAsync_ptsz_resolve(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7);
-static _Atomic(cudaMemcpyBatchAsync_ptsz_fn) cudaMemcpyBatchAsync_ptsz_slot = cudaMemcpyBatchAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
-{
-	return atomic_load_explicit(&cudaMemcpyBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
-}
 static cudaError_t cudaMemcpyBatchAsync_ptsz_unavailable(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
 {
 	(void)a0;
@@ -9207,6 +10798,44 @@ static cudaError_t cudaMemcpyBatchAsync_ptsz_unavailable(void *const *a0, const 
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyBatchAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyBatchAsync_ptsz = cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyBatchAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpyBatchAsync_ptsz(void)
+{
+	cudaMemcpyBatchAsync_ptsz_fn fn = (cudaMemcpyBatchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyBatchAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpyBatchAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyBatchAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyBatchAsync_ptsz\n"
+	"	.type cudaMemcpyBatchAsync_ptsz, @function\n"
+	"cudaMemcpyBatchAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyBatchAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpyBatchAsync_ptsz, .-cudaMemcpyBatchAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyBatchAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyBatchAsync_ptsz_resolve(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7);
+static _Atomic(cudaMemcpyBatchAsync_ptsz_fn) cudaMemcpyBatchAsync_ptsz_slot = cudaMemcpyBatchAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
+{
+	return atomic_load_explicit(&cudaMemcpyBatchAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
 static cudaError_t cudaMemcpyBatchAsync_ptsz_resolve(void *const *a0, const void *const *a1, const size_t *a2, size_t a3, struct cudaMemcpyAttributes *a4, size_t *a5, size_t a6, cudaStream_t a7)
 {
 	cudaMemcpyBatchAsync_ptsz_fn fn = (cudaMemcpyBatchAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9217,15 +10846,10 @@ static cudaError_t cudaMemcpyBatchAsync_ptsz_resolve(void *const *a0, const void
 	atomic_store_explicit(&cudaMemcpyBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
+#endif
 
 /* cudaMemcpyFromArray */
 typedef cudaError_t (*cudaMemcpyFromArray_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyFromArray_fn) cudaMemcpyFromArray_slot = cudaMemcpyFromArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromArray_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -9236,6 +10860,12 @@ static cudaError_t cudaMemcpyFromArray_unavailable(void *a0, cudaArray_const_t a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArray]);
+}
+static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyFromArray_fn) cudaMemcpyFromArray_slot = cudaMemcpyFromArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -9250,12 +10880,6 @@ static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, s
 
 /* cudaMemcpyFromArrayAsync */
 typedef cudaError_t (*cudaMemcpyFromArrayAsync_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyFromArrayAsync_fn) cudaMemcpyFromArrayAsync_slot = cudaMemcpyFromArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyFromArrayAsync_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -9268,6 +10892,44 @@ static cudaError_t cudaMemcpyFromArrayAsync_unavailable(void *a0, cudaArray_cons
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyFromArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyFromArrayAsync = cudastub_cudart_resolve_cudaMemcpyFromArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync(void)
+{
+	cudaMemcpyFromArrayAsync_fn fn = (cudaMemcpyFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpyFromArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyFromArrayAsync\n"
+	"	.type cudaMemcpyFromArrayAsync, @function\n"
+	"cudaMemcpyFromArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyFromArrayAsync(%rip)\n"
+	"	.size cudaMemcpyFromArrayAsync, .-cudaMemcpyFromArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyFromArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyFromArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyFromArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyFromArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyFromArrayAsync, .-cudastub_cudart_resolve_cudaMemcpyFromArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyFromArrayAsync_fn) cudaMemcpyFromArrayAsync_slot = cudaMemcpyFromArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyFromArrayAsync_fn fn = (cudaMemcpyFromArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9278,15 +10940,10 @@ static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t 
 	atomic_store_explicit(&cudaMemcpyFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyFromArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyFromArrayAsync_ptsz_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyFromArrayAsync_ptsz_fn) cudaMemcpyFromArrayAsync_ptsz_slot = cudaMemcpyFromArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyFromArrayAsync_ptsz_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -9299,6 +10956,44 @@ static cudaError_t cudaMemcpyFromArrayAsync_ptsz_unavailable(void *a0, cudaArray
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(void)
+{
+	cudaMemcpyFromArrayAsync_ptsz_fn fn = (cudaMemcpyFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyFromArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpyFromArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.type cudaMemcpyFromArrayAsync_ptsz, @function\n"
+	"cudaMemcpyFromArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpyFromArrayAsync_ptsz, .-cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyFromArrayAsync_ptsz_fn) cudaMemcpyFromArrayAsync_ptsz_slot = cudaMemcpyFromArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyFromArrayAsync_ptsz_fn fn = (cudaMemcpyFromArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9309,15 +11004,10 @@ static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_con
 	atomic_store_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyFromArray_ptds */
 typedef cudaError_t (*cudaMemcpyFromArray_ptds_fn)(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyFromArray_ptds_fn) cudaMemcpyFromArray_ptds_slot = cudaMemcpyFromArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray_ptds(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromArray_ptds_unavailable(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -9328,6 +11018,12 @@ static cudaError_t cudaMemcpyFromArray_ptds_unavailable(void *a0, cudaArray_cons
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromArray_ptds]);
+}
+static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyFromArray_ptds_fn) cudaMemcpyFromArray_ptds_slot = cudaMemcpyFromArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromArray_ptds(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t a1, size_t a2, size_t a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -9342,12 +11038,6 @@ static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t 
 
 /* cudaMemcpyFromSymbol */
 typedef cudaError_t (*cudaMemcpyFromSymbol_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyFromSymbol_fn) cudaMemcpyFromSymbol_slot = cudaMemcpyFromSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyFromSymbol_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -9357,6 +11047,12 @@ static cudaError_t cudaMemcpyFromSymbol_unavailable(void *a0, const void *a1, si
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbol]);
+}
+static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyFromSymbol_fn) cudaMemcpyFromSymbol_slot = cudaMemcpyFromSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -9371,12 +11067,6 @@ static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t
 
 /* cudaMemcpyFromSymbolAsync */
 typedef cudaError_t (*cudaMemcpyFromSymbolAsync_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyFromSymbolAsync_fn) cudaMemcpyFromSymbolAsync_slot = cudaMemcpyFromSymbolAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromSymbolAsync_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9387,6 +11077,12 @@ static cudaError_t cudaMemcpyFromSymbolAsync_unavailable(void *a0, const void *a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbolAsync]);
+}
+static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyFromSymbolAsync_fn) cudaMemcpyFromSymbolAsync_slot = cudaMemcpyFromSymbolAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -9401,12 +11097,6 @@ static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, s
 
 /* cudaMemcpyFromSymbolAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyFromSymbolAsync_ptsz_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyFromSymbolAsync_ptsz_fn) cudaMemcpyFromSymbolAsync_ptsz_slot = cudaMemcpyFromSymbolAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9417,6 +11107,12 @@ static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_unavailable(void *a0, const vo
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbolAsync_ptsz]);
+}
+static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyFromSymbolAsync_ptsz_fn) cudaMemcpyFromSymbolAsync_ptsz_slot = cudaMemcpyFromSymbolAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -9431,12 +11127,6 @@ static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *
 
 /* cudaMemcpyFromSymbol_ptds */
 typedef cudaError_t (*cudaMemcpyFromSymbol_ptds_fn)(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyFromSymbol_ptds_fn) cudaMemcpyFromSymbol_ptds_slot = cudaMemcpyFromSymbol_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyFromSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyFromSymbol_ptds_unavailable(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -9446,6 +11136,12 @@ static cudaError_t cudaMemcpyFromSymbol_ptds_unavailable(void *a0, const void *a
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyFromSymbol_ptds]);
+}
+static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyFromSymbol_ptds_fn) cudaMemcpyFromSymbol_ptds_slot = cudaMemcpyFromSymbol_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyFromSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -9460,12 +11156,6 @@ static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, s
 
 /* cudaMemcpyPeer */
 typedef cudaError_t (*cudaMemcpyPeer_fn)(void *a0, int a1, const void *a2, int a3, size_t a4);
-static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int a3, size_t a4);
-static _Atomic(cudaMemcpyPeer_fn) cudaMemcpyPeer_slot = cudaMemcpyPeer_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemcpyPeer_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyPeer_unavailable(void *a0, int a1, const void *a2, int a3, size_t a4)
 {
 	(void)a0;
@@ -9475,6 +11165,12 @@ static cudaError_t cudaMemcpyPeer_unavailable(void *a0, int a1, const void *a2, 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyPeer]);
+}
+static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int a3, size_t a4);
+static _Atomic(cudaMemcpyPeer_fn) cudaMemcpyPeer_slot = cudaMemcpyPeer_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemcpyPeer_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int a3, size_t a4)
 {
@@ -9489,12 +11185,6 @@ static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int 
 
 /* cudaMemcpyPeerAsync */
 typedef cudaError_t (*cudaMemcpyPeerAsync_fn)(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyPeerAsync_fn) cudaMemcpyPeerAsync_slot = cudaMemcpyPeerAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyPeerAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyPeerAsync_unavailable(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9505,6 +11195,12 @@ static cudaError_t cudaMemcpyPeerAsync_unavailable(void *a0, int a1, const void 
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyPeerAsync]);
+}
+static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyPeerAsync_fn) cudaMemcpyPeerAsync_slot = cudaMemcpyPeerAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyPeerAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2, int a3, size_t a4, cudaStream_t a5)
 {
@@ -9519,12 +11215,6 @@ static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2,
 
 /* cudaMemcpyToArray */
 typedef cudaError_t (*cudaMemcpyToArray_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyToArray_fn) cudaMemcpyToArray_slot = cudaMemcpyToArray_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToArray_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -9535,6 +11225,12 @@ static cudaError_t cudaMemcpyToArray_unavailable(cudaArray_t a0, size_t a1, size
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArray]);
+}
+static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyToArray_fn) cudaMemcpyToArray_slot = cudaMemcpyToArray_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToArray_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -9549,12 +11245,6 @@ static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a
 
 /* cudaMemcpyToArrayAsync */
 typedef cudaError_t (*cudaMemcpyToArrayAsync_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyToArrayAsync_fn) cudaMemcpyToArrayAsync_slot = cudaMemcpyToArrayAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyToArrayAsync_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -9567,6 +11257,44 @@ static cudaError_t cudaMemcpyToArrayAsync_unavailable(cudaArray_t a0, size_t a1,
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyToArrayAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyToArrayAsync = cudastub_cudart_resolve_cudaMemcpyToArrayAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyToArrayAsync(void);
+void *cudastub_cudart_bind_cudaMemcpyToArrayAsync(void)
+{
+	cudaMemcpyToArrayAsync_fn fn = (cudaMemcpyToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync]);
+
+	if (!fn)
+		fn = cudaMemcpyToArrayAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyToArrayAsync\n"
+	"	.type cudaMemcpyToArrayAsync, @function\n"
+	"cudaMemcpyToArrayAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyToArrayAsync(%rip)\n"
+	"	.size cudaMemcpyToArrayAsync, .-cudaMemcpyToArrayAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyToArrayAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyToArrayAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyToArrayAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyToArrayAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyToArrayAsync, .-cudastub_cudart_resolve_cudaMemcpyToArrayAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyToArrayAsync_fn) cudaMemcpyToArrayAsync_slot = cudaMemcpyToArrayAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyToArrayAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyToArrayAsync_fn fn = (cudaMemcpyToArrayAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9577,15 +11305,10 @@ static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, siz
 	atomic_store_explicit(&cudaMemcpyToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyToArrayAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyToArrayAsync_ptsz_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
-static _Atomic(cudaMemcpyToArrayAsync_ptsz_fn) cudaMemcpyToArrayAsync_ptsz_slot = cudaMemcpyToArrayAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
-{
-	return atomic_load_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaMemcpyToArrayAsync_ptsz_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	(void)a0;
@@ -9598,6 +11321,44 @@ static cudaError_t cudaMemcpyToArrayAsync_ptsz_unavailable(cudaArray_t a0, size_
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz = cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(void)
+{
+	cudaMemcpyToArrayAsync_ptsz_fn fn = (cudaMemcpyToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemcpyToArrayAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemcpyToArrayAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemcpyToArrayAsync_ptsz\n"
+	"	.type cudaMemcpyToArrayAsync_ptsz, @function\n"
+	"cudaMemcpyToArrayAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz(%rip)\n"
+	"	.size cudaMemcpyToArrayAsync_ptsz, .-cudaMemcpyToArrayAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz, .-cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6);
+static _Atomic(cudaMemcpyToArrayAsync_ptsz_fn) cudaMemcpyToArrayAsync_ptsz_slot = cudaMemcpyToArrayAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
+{
+	return atomic_load_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5, cudaStream_t a6)
 {
 	cudaMemcpyToArrayAsync_ptsz_fn fn = (cudaMemcpyToArrayAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
@@ -9608,15 +11369,10 @@ static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1
 	atomic_store_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaMemcpyToArray_ptds */
 typedef cudaError_t (*cudaMemcpyToArray_ptds_fn)(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
-static _Atomic(cudaMemcpyToArray_ptds_fn) cudaMemcpyToArray_ptds_slot = cudaMemcpyToArray_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToArray_ptds_unavailable(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
 	(void)a0;
@@ -9627,6 +11383,12 @@ static cudaError_t cudaMemcpyToArray_ptds_unavailable(cudaArray_t a0, size_t a1,
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToArray_ptds]);
+}
+static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5);
+static _Atomic(cudaMemcpyToArray_ptds_fn) cudaMemcpyToArray_ptds_slot = cudaMemcpyToArray_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToArray_ptds(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToArray_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, size_t a2, const void *a3, size_t a4, enum cudaMemcpyKind a5)
 {
@@ -9641,12 +11403,6 @@ static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, siz
 
 /* cudaMemcpyToSymbol */
 typedef cudaError_t (*cudaMemcpyToSymbol_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyToSymbol_fn) cudaMemcpyToSymbol_slot = cudaMemcpyToSymbol_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyToSymbol_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -9656,6 +11412,12 @@ static cudaError_t cudaMemcpyToSymbol_unavailable(const void *a0, const void *a1
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbol]);
+}
+static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyToSymbol_fn) cudaMemcpyToSymbol_slot = cudaMemcpyToSymbol_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbol_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -9670,12 +11432,6 @@ static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, si
 
 /* cudaMemcpyToSymbolAsync */
 typedef cudaError_t (*cudaMemcpyToSymbolAsync_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyToSymbolAsync_fn) cudaMemcpyToSymbolAsync_slot = cudaMemcpyToSymbolAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToSymbolAsync_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9686,6 +11442,12 @@ static cudaError_t cudaMemcpyToSymbolAsync_unavailable(const void *a0, const voi
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbolAsync]);
+}
+static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyToSymbolAsync_fn) cudaMemcpyToSymbolAsync_slot = cudaMemcpyToSymbolAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -9700,12 +11462,6 @@ static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a
 
 /* cudaMemcpyToSymbolAsync_ptsz */
 typedef cudaError_t (*cudaMemcpyToSymbolAsync_ptsz_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
-static _Atomic(cudaMemcpyToSymbolAsync_ptsz_fn) cudaMemcpyToSymbolAsync_ptsz_slot = cudaMemcpyToSymbolAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemcpyToSymbolAsync_ptsz_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9716,6 +11472,12 @@ static cudaError_t cudaMemcpyToSymbolAsync_ptsz_unavailable(const void *a0, cons
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbolAsync_ptsz]);
+}
+static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5);
+static _Atomic(cudaMemcpyToSymbolAsync_ptsz_fn) cudaMemcpyToSymbolAsync_ptsz_slot = cudaMemcpyToSymbolAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4, cudaStream_t a5)
 {
@@ -9730,12 +11492,6 @@ static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const vo
 
 /* cudaMemcpyToSymbol_ptds */
 typedef cudaError_t (*cudaMemcpyToSymbol_ptds_fn)(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
-static _Atomic(cudaMemcpyToSymbol_ptds_fn) cudaMemcpyToSymbol_ptds_slot = cudaMemcpyToSymbol_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
-{
-	return atomic_load_explicit(&cudaMemcpyToSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemcpyToSymbol_ptds_unavailable(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
 	(void)a0;
@@ -9745,6 +11501,12 @@ static cudaError_t cudaMemcpyToSymbol_ptds_unavailable(const void *a0, const voi
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpyToSymbol_ptds]);
+}
+static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4);
+static _Atomic(cudaMemcpyToSymbol_ptds_fn) cudaMemcpyToSymbol_ptds_slot = cudaMemcpyToSymbol_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
+{
+	return atomic_load_explicit(&cudaMemcpyToSymbol_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a1, size_t a2, size_t a3, enum cudaMemcpyKind a4)
 {
@@ -9759,12 +11521,6 @@ static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a
 
 /* cudaMemcpy_ptds */
 typedef cudaError_t (*cudaMemcpy_ptds_fn)(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
-static _Atomic(cudaMemcpy_ptds_fn) cudaMemcpy_ptds_slot = cudaMemcpy_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemcpy_ptds(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
-{
-	return atomic_load_explicit(&cudaMemcpy_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemcpy_ptds_unavailable(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
 	(void)a0;
@@ -9773,6 +11529,12 @@ static cudaError_t cudaMemcpy_ptds_unavailable(void *a0, const void *a1, size_t 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemcpy_ptds]);
+}
+static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3);
+static _Atomic(cudaMemcpy_ptds_fn) cudaMemcpy_ptds_slot = cudaMemcpy_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemcpy_ptds(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
+{
+	return atomic_load_explicit(&cudaMemcpy_ptds_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, enum cudaMemcpyKind a3)
 {
@@ -9787,12 +11549,6 @@ static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, 
 
 /* cudaMemset */
 typedef cudaError_t (*cudaMemset_fn)(void *a0, int a1, size_t a2);
-static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2);
-static _Atomic(cudaMemset_fn) cudaMemset_slot = cudaMemset_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset(void *a0, int a1, size_t a2)
-{
-	return atomic_load_explicit(&cudaMemset_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset_unavailable(void *a0, int a1, size_t a2)
 {
 	(void)a0;
@@ -9800,6 +11556,12 @@ static cudaError_t cudaMemset_unavailable(void *a0, int a1, size_t a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset]);
+}
+static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2);
+static _Atomic(cudaMemset_fn) cudaMemset_slot = cudaMemset_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset(void *a0, int a1, size_t a2)
+{
+	return atomic_load_explicit(&cudaMemset_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2)
 {
@@ -9814,12 +11576,6 @@ static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2)
 
 /* cudaMemset2D */
 typedef cudaError_t (*cudaMemset2D_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static _Atomic(cudaMemset2D_fn) cudaMemset2D_slot = cudaMemset2D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemset2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemset2D_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -9829,6 +11585,12 @@ static cudaError_t cudaMemset2D_unavailable(void *a0, size_t a1, int a2, size_t 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2D]);
+}
+static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
+static _Atomic(cudaMemset2D_fn) cudaMemset2D_slot = cudaMemset2D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemset2D_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
@@ -9843,12 +11605,6 @@ static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, 
 
 /* cudaMemset2DAsync */
 typedef cudaError_t (*cudaMemset2DAsync_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaMemset2DAsync_fn) cudaMemset2DAsync_slot = cudaMemset2DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemset2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemset2DAsync_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9859,6 +11615,12 @@ static cudaError_t cudaMemset2DAsync_unavailable(void *a0, size_t a1, int a2, si
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2DAsync]);
+}
+static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaMemset2DAsync_fn) cudaMemset2DAsync_slot = cudaMemset2DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemset2DAsync_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
@@ -9873,12 +11635,6 @@ static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t
 
 /* cudaMemset2DAsync_ptsz */
 typedef cudaError_t (*cudaMemset2DAsync_ptsz_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
-static _Atomic(cudaMemset2DAsync_ptsz_fn) cudaMemset2DAsync_ptsz_slot = cudaMemset2DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync_ptsz(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
-{
-	return atomic_load_explicit(&cudaMemset2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaMemset2DAsync_ptsz_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
 	(void)a0;
@@ -9889,6 +11645,12 @@ static cudaError_t cudaMemset2DAsync_ptsz_unavailable(void *a0, size_t a1, int a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2DAsync_ptsz]);
+}
+static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5);
+static _Atomic(cudaMemset2DAsync_ptsz_fn) cudaMemset2DAsync_ptsz_slot = cudaMemset2DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2DAsync_ptsz(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
+{
+	return atomic_load_explicit(&cudaMemset2DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4, cudaStream_t a5)
 {
@@ -9903,12 +11665,6 @@ static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, s
 
 /* cudaMemset2D_ptds */
 typedef cudaError_t (*cudaMemset2D_ptds_fn)(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
-static _Atomic(cudaMemset2D_ptds_fn) cudaMemset2D_ptds_slot = cudaMemset2D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset2D_ptds(void *a0, size_t a1, int a2, size_t a3, size_t a4)
-{
-	return atomic_load_explicit(&cudaMemset2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaMemset2D_ptds_unavailable(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
 	(void)a0;
@@ -9918,6 +11674,12 @@ static cudaError_t cudaMemset2D_ptds_unavailable(void *a0, size_t a1, int a2, si
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset2D_ptds]);
+}
+static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4);
+static _Atomic(cudaMemset2D_ptds_fn) cudaMemset2D_ptds_slot = cudaMemset2D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset2D_ptds(void *a0, size_t a1, int a2, size_t a3, size_t a4)
+{
+	return atomic_load_explicit(&cudaMemset2D_ptds_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t a3, size_t a4)
 {
@@ -9932,12 +11694,6 @@ static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t
 
 /* cudaMemset3D */
 typedef cudaError_t (*cudaMemset3D_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static _Atomic(cudaMemset3D_fn) cudaMemset3D_slot = cudaMemset3D_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
-{
-	return atomic_load_explicit(&cudaMemset3D_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset3D_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
 	(void)a0;
@@ -9945,6 +11701,44 @@ static cudaError_t cudaMemset3D_unavailable(struct cudaPitchedPtr a0, int a1, st
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3D]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3D = cudastub_cudart_resolve_cudaMemset3D;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3D(void);
+void *cudastub_cudart_bind_cudaMemset3D(void)
+{
+	cudaMemset3D_fn fn = (cudaMemset3D_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3D]);
+
+	if (!fn)
+		fn = cudaMemset3D_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3D\n"
+	"	.type cudaMemset3D, @function\n"
+	"cudaMemset3D:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3D(%rip)\n"
+	"	.size cudaMemset3D, .-cudaMemset3D\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3D\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3D, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3D:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3D(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3D, .-cudastub_cudart_resolve_cudaMemset3D\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
+static _Atomic(cudaMemset3D_fn) cudaMemset3D_slot = cudaMemset3D_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
+{
+	return atomic_load_explicit(&cudaMemset3D_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
@@ -9956,15 +11750,10 @@ static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct
 	atomic_store_explicit(&cudaMemset3D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaMemset3DAsync */
 typedef cudaError_t (*cudaMemset3DAsync_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static _Atomic(cudaMemset3DAsync_fn) cudaMemset3DAsync_slot = cudaMemset3DAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemset3DAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemset3DAsync_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -9973,6 +11762,44 @@ static cudaError_t cudaMemset3DAsync_unavailable(struct cudaPitchedPtr a0, int a
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3DAsync]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3DAsync[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3DAsync = cudastub_cudart_resolve_cudaMemset3DAsync;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3DAsync(void);
+void *cudastub_cudart_bind_cudaMemset3DAsync(void)
+{
+	cudaMemset3DAsync_fn fn = (cudaMemset3DAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3DAsync]);
+
+	if (!fn)
+		fn = cudaMemset3DAsync_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3DAsync\n"
+	"	.type cudaMemset3DAsync, @function\n"
+	"cudaMemset3DAsync:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3DAsync(%rip)\n"
+	"	.size cudaMemset3DAsync, .-cudaMemset3DAsync\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3DAsync\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3DAsync, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3DAsync:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3DAsync(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3DAsync, .-cudastub_cudart_resolve_cudaMemset3DAsync\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
+static _Atomic(cudaMemset3DAsync_fn) cudaMemset3DAsync_slot = cudaMemset3DAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemset3DAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
@@ -9984,15 +11811,10 @@ static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, s
 	atomic_store_explicit(&cudaMemset3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMemset3DAsync_ptsz */
 typedef cudaError_t (*cudaMemset3DAsync_ptsz_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
-static _Atomic(cudaMemset3DAsync_ptsz_fn) cudaMemset3DAsync_ptsz_slot = cudaMemset3DAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemset3DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemset3DAsync_ptsz_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -10001,6 +11823,44 @@ static cudaError_t cudaMemset3DAsync_ptsz_unavailable(struct cudaPitchedPtr a0, 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3DAsync_ptsz]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3DAsync_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3DAsync_ptsz = cudastub_cudart_resolve_cudaMemset3DAsync_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3DAsync_ptsz(void);
+void *cudastub_cudart_bind_cudaMemset3DAsync_ptsz(void)
+{
+	cudaMemset3DAsync_ptsz_fn fn = (cudaMemset3DAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3DAsync_ptsz]);
+
+	if (!fn)
+		fn = cudaMemset3DAsync_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3DAsync_ptsz\n"
+	"	.type cudaMemset3DAsync_ptsz, @function\n"
+	"cudaMemset3DAsync_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3DAsync_ptsz(%rip)\n"
+	"	.size cudaMemset3DAsync_ptsz, .-cudaMemset3DAsync_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3DAsync_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3DAsync_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3DAsync_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3DAsync_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3DAsync_ptsz, .-cudastub_cudart_resolve_cudaMemset3DAsync_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3);
+static _Atomic(cudaMemset3DAsync_ptsz_fn) cudaMemset3DAsync_ptsz_slot = cudaMemset3DAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemset3DAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2, cudaStream_t a3)
 {
@@ -10012,15 +11872,10 @@ static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int 
 	atomic_store_explicit(&cudaMemset3DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cudaMemset3D_ptds */
 typedef cudaError_t (*cudaMemset3D_ptds_fn)(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
-static _Atomic(cudaMemset3D_ptds_fn) cudaMemset3D_ptds_slot = cudaMemset3D_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
-{
-	return atomic_load_explicit(&cudaMemset3D_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset3D_ptds_unavailable(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
 	(void)a0;
@@ -10028,6 +11883,44 @@ static cudaError_t cudaMemset3D_ptds_unavailable(struct cudaPitchedPtr a0, int a
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset3D_ptds]);
+}
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaMemset3D_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaMemset3D_ptds = cudastub_cudart_resolve_cudaMemset3D_ptds;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaMemset3D_ptds(void);
+void *cudastub_cudart_bind_cudaMemset3D_ptds(void)
+{
+	cudaMemset3D_ptds_fn fn = (cudaMemset3D_ptds_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaMemset3D_ptds]);
+
+	if (!fn)
+		fn = cudaMemset3D_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaMemset3D_ptds\n"
+	"	.type cudaMemset3D_ptds, @function\n"
+	"cudaMemset3D_ptds:\n"
+	"	jmp *cudastub_cudart_slot_cudaMemset3D_ptds(%rip)\n"
+	"	.size cudaMemset3D_ptds, .-cudaMemset3D_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaMemset3D_ptds\n"
+	"	.type cudastub_cudart_resolve_cudaMemset3D_ptds, @function\n"
+	"cudastub_cudart_resolve_cudaMemset3D_ptds:\n"
+	"	lea cudastub_cudart_bind_cudaMemset3D_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaMemset3D_ptds, .-cudastub_cudart_resolve_cudaMemset3D_ptds\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2);
+static _Atomic(cudaMemset3D_ptds_fn) cudaMemset3D_ptds_slot = cudaMemset3D_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
+{
+	return atomic_load_explicit(&cudaMemset3D_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, struct cudaExtent a2)
 {
@@ -10039,15 +11932,10 @@ static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, s
 	atomic_store_explicit(&cudaMemset3D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cudaMemsetAsync */
 typedef cudaError_t (*cudaMemsetAsync_fn)(void *a0, int a1, size_t a2, cudaStream_t a3);
-static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
-static _Atomic(cudaMemsetAsync_fn) cudaMemsetAsync_slot = cudaMemsetAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemsetAsync(void *a0, int a1, size_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemsetAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemsetAsync_unavailable(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -10056,6 +11944,12 @@ static cudaError_t cudaMemsetAsync_unavailable(void *a0, int a1, size_t a2, cuda
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemsetAsync]);
+}
+static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
+static _Atomic(cudaMemsetAsync_fn) cudaMemsetAsync_slot = cudaMemsetAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemsetAsync(void *a0, int a1, size_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemsetAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
@@ -10070,12 +11964,6 @@ static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStre
 
 /* cudaMemsetAsync_ptsz */
 typedef cudaError_t (*cudaMemsetAsync_ptsz_fn)(void *a0, int a1, size_t a2, cudaStream_t a3);
-static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
-static _Atomic(cudaMemsetAsync_ptsz_fn) cudaMemsetAsync_ptsz_slot = cudaMemsetAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *a0, int a1, size_t a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaMemsetAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaMemsetAsync_ptsz_unavailable(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -10084,6 +11972,12 @@ static cudaError_t cudaMemsetAsync_ptsz_unavailable(void *a0, int a1, size_t a2,
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemsetAsync_ptsz]);
+}
+static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cudaStream_t a3);
+static _Atomic(cudaMemsetAsync_ptsz_fn) cudaMemsetAsync_ptsz_slot = cudaMemsetAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *a0, int a1, size_t a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaMemsetAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cudaStream_t a3)
 {
@@ -10098,12 +11992,6 @@ static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cud
 
 /* cudaMemset_ptds */
 typedef cudaError_t (*cudaMemset_ptds_fn)(void *a0, int a1, size_t a2);
-static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2);
-static _Atomic(cudaMemset_ptds_fn) cudaMemset_ptds_slot = cudaMemset_ptds_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMemset_ptds(void *a0, int a1, size_t a2)
-{
-	return atomic_load_explicit(&cudaMemset_ptds_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMemset_ptds_unavailable(void *a0, int a1, size_t a2)
 {
 	(void)a0;
@@ -10111,6 +11999,12 @@ static cudaError_t cudaMemset_ptds_unavailable(void *a0, int a1, size_t a2)
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemset_ptds]);
+}
+static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2);
+static _Atomic(cudaMemset_ptds_fn) cudaMemset_ptds_slot = cudaMemset_ptds_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMemset_ptds(void *a0, int a1, size_t a2)
+{
+	return atomic_load_explicit(&cudaMemset_ptds_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2)
 {
@@ -10125,12 +12019,6 @@ static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2)
 
 /* cudaMipmappedArrayGetMemoryRequirements */
 typedef cudaError_t (*cudaMipmappedArrayGetMemoryRequirements_fn)(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2);
-static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2);
-static _Atomic(cudaMipmappedArrayGetMemoryRequirements_fn) cudaMipmappedArrayGetMemoryRequirements_slot = cudaMipmappedArrayGetMemoryRequirements_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
-{
-	return atomic_load_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaMipmappedArrayGetMemoryRequirements_unavailable(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
 {
 	(void)a0;
@@ -10138,6 +12026,12 @@ static cudaError_t cudaMipmappedArrayGetMemoryRequirements_unavailable(struct cu
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMipmappedArrayGetMemoryRequirements]);
+}
+static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2);
+static _Atomic(cudaMipmappedArrayGetMemoryRequirements_fn) cudaMipmappedArrayGetMemoryRequirements_slot = cudaMipmappedArrayGetMemoryRequirements_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
+{
+	return atomic_load_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaArrayMemoryRequirements *a0, cudaMipmappedArray_t a1, int a2)
 {
@@ -10152,18 +12046,18 @@ static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaAr
 
 /* cudaMipmappedArrayGetSparseProperties */
 typedef cudaError_t (*cudaMipmappedArrayGetSparseProperties_fn)(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1);
-static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1);
-static _Atomic(cudaMipmappedArrayGetSparseProperties_fn) cudaMipmappedArrayGetSparseProperties_slot = cudaMipmappedArrayGetSparseProperties_resolve;
-CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
-{
-	return atomic_load_explicit(&cudaMipmappedArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaMipmappedArrayGetSparseProperties_unavailable(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMipmappedArrayGetSparseProperties]);
+}
+static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1);
+static _Atomic(cudaMipmappedArrayGetSparseProperties_fn) cudaMipmappedArrayGetSparseProperties_slot = cudaMipmappedArrayGetSparseProperties_resolve;
+CUDASTUB_EXPORT cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
+{
+	return atomic_load_explicit(&cudaMipmappedArrayGetSparseProperties_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArraySparseProperties *a0, cudaMipmappedArray_t a1)
 {
@@ -10178,12 +12072,6 @@ static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArra
 
 /* cudaOccupancyAvailableDynamicSMemPerBlock */
 typedef cudaError_t (*cudaOccupancyAvailableDynamicSMemPerBlock_fn)(size_t *a0, const void *a1, int a2, int a3);
-static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, const void *a1, int a2, int a3);
-static _Atomic(cudaOccupancyAvailableDynamicSMemPerBlock_fn) cudaOccupancyAvailableDynamicSMemPerBlock_slot = cudaOccupancyAvailableDynamicSMemPerBlock_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *a0, const void *a1, int a2, int a3)
-{
-	return atomic_load_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_unavailable(size_t *a0, const void *a1, int a2, int a3)
 {
 	(void)a0;
@@ -10192,6 +12080,12 @@ static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_unavailable(size_t 
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyAvailableDynamicSMemPerBlock]);
+}
+static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, const void *a1, int a2, int a3);
+static _Atomic(cudaOccupancyAvailableDynamicSMemPerBlock_fn) cudaOccupancyAvailableDynamicSMemPerBlock_slot = cudaOccupancyAvailableDynamicSMemPerBlock_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *a0, const void *a1, int a2, int a3)
+{
+	return atomic_load_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, const void *a1, int a2, int a3)
 {
@@ -10206,12 +12100,6 @@ static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0,
 
 /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
 typedef cudaError_t (*cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn)(int *a0, const void *a1, int a2, size_t a3);
-static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, const void *a1, int a2, size_t a3);
-static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_unavailable(int *a0, const void *a1, int a2, size_t a3)
 {
 	(void)a0;
@@ -10220,6 +12108,12 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_unavailable(int
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveBlocksPerMultiprocessor]);
+}
+static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, const void *a1, int a2, size_t a3);
+static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, const void *a1, int a2, size_t a3)
 {
@@ -10234,12 +12128,6 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0
 
 /* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags */
 typedef cudaError_t (*cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn)(int *a0, const void *a1, int a2, size_t a3, unsigned int a4);
-static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, const void *a1, int a2, size_t a3, unsigned int a4);
-static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_unavailable(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -10249,6 +12137,12 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_unavai
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags]);
+}
+static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, const void *a1, int a2, size_t a3, unsigned int a4);
+static _Atomic(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn) cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int *a0, const void *a1, int a2, size_t a3, unsigned int a4)
 {
@@ -10263,12 +12157,6 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolv
 
 /* cudaOccupancyMaxActiveClusters */
 typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static _Atomic(cudaOccupancyMaxActiveClusters_fn) cudaOccupancyMaxActiveClusters_slot = cudaOccupancyMaxActiveClusters_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxActiveClusters_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaOccupancyMaxActiveClusters_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -10276,6 +12164,12 @@ static cudaError_t cudaOccupancyMaxActiveClusters_unavailable(int *a0, const voi
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveClusters]);
+}
+static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+static _Atomic(cudaOccupancyMaxActiveClusters_fn) cudaOccupancyMaxActiveClusters_slot = cudaOccupancyMaxActiveClusters_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxActiveClusters_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
@@ -10290,12 +12184,6 @@ static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a
 
 /* cudaOccupancyMaxPotentialClusterSize */
 typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
-static _Atomic(cudaOccupancyMaxPotentialClusterSize_fn) cudaOccupancyMaxPotentialClusterSize_slot = cudaOccupancyMaxPotentialClusterSize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
-{
-	return atomic_load_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaOccupancyMaxPotentialClusterSize_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -10303,6 +12191,12 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_unavailable(int *a0, con
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxPotentialClusterSize]);
+}
+static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+static _Atomic(cudaOccupancyMaxPotentialClusterSize_fn) cudaOccupancyMaxPotentialClusterSize_slot = cudaOccupancyMaxPotentialClusterSize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
+{
+	return atomic_load_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
@@ -10317,16 +12211,16 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const v
 
 /* cudaPeekAtLastError */
 typedef cudaError_t (*cudaPeekAtLastError_fn)(void);
+static cudaError_t cudaPeekAtLastError_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaPeekAtLastError]);
+}
 static cudaError_t cudaPeekAtLastError_resolve(void);
 static _Atomic(cudaPeekAtLastError_fn) cudaPeekAtLastError_slot = cudaPeekAtLastError_resolve;
 CUDASTUB_EXPORT cudaError_t cudaPeekAtLastError(void)
 {
 	return atomic_load_explicit(&cudaPeekAtLastError_slot, memory_order_acquire)();
-}
-static cudaError_t cudaPeekAtLastError_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaPeekAtLastError]);
 }
 static cudaError_t cudaPeekAtLastError_resolve(void)
 {
@@ -10341,18 +12235,18 @@ static cudaError_t cudaPeekAtLastError_resolve(void)
 
 /* cudaPointerGetAttributes */
 typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *a0, const void *a1);
-static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes *a0, const void *a1);
-static _Atomic(cudaPointerGetAttributes_fn) cudaPointerGetAttributes_slot = cudaPointerGetAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a0, const void *a1)
-{
-	return atomic_load_explicit(&cudaPointerGetAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaPointerGetAttributes_unavailable(struct cudaPointerAttributes *a0, const void *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaPointerGetAttributes]);
+}
+static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes *a0, const void *a1);
+static _Atomic(cudaPointerGetAttributes_fn) cudaPointerGetAttributes_slot = cudaPointerGetAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a0, const void *a1)
+{
+	return atomic_load_explicit(&cudaPointerGetAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes *a0, const void *a1)
 {
@@ -10367,16 +12261,16 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 
 /* cudaProfilerStart */
 typedef cudaError_t (*cudaProfilerStart_fn)(void);
+static cudaError_t cudaProfilerStart_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaProfilerStart]);
+}
 static cudaError_t cudaProfilerStart_resolve(void);
 static _Atomic(cudaProfilerStart_fn) cudaProfilerStart_slot = cudaProfilerStart_resolve;
 CUDASTUB_EXPORT cudaError_t cudaProfilerStart(void)
 {
 	return atomic_load_explicit(&cudaProfilerStart_slot, memory_order_acquire)();
-}
-static cudaError_t cudaProfilerStart_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaProfilerStart]);
 }
 static cudaError_t cudaProfilerStart_resolve(void)
 {
@@ -10391,16 +12285,16 @@ static cudaError_t cudaProfilerStart_resolve(void)
 
 /* cudaProfilerStop */
 typedef cudaError_t (*cudaProfilerStop_fn)(void);
+static cudaError_t cudaProfilerStop_unavailable(void)
+{
+	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaProfilerStop]);
+}
 static cudaError_t cudaProfilerStop_resolve(void);
 static _Atomic(cudaProfilerStop_fn) cudaProfilerStop_slot = cudaProfilerStop_resolve;
 CUDASTUB_EXPORT cudaError_t cudaProfilerStop(void)
 {
 	return atomic_load_explicit(&cudaProfilerStop_slot, memory_order_acquire)();
-}
-static cudaError_t cudaProfilerStop_unavailable(void)
-{
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaProfilerStop]);
 }
 static cudaError_t cudaProfilerStop_resolve(void)
 {
@@ -10434,17 +12328,17 @@ static cudaError_t cudaRuntimeGetVersion_resolve(int *a0)
 
 /* cudaSetDevice */
 typedef cudaError_t (*cudaSetDevice_fn)(int a0);
-static cudaError_t cudaSetDevice_resolve(int a0);
-static _Atomic(cudaSetDevice_fn) cudaSetDevice_slot = cudaSetDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetDevice(int a0)
-{
-	return atomic_load_explicit(&cudaSetDevice_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaSetDevice_unavailable(int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetDevice]);
+}
+static cudaError_t cudaSetDevice_resolve(int a0);
+static _Atomic(cudaSetDevice_fn) cudaSetDevice_slot = cudaSetDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetDevice(int a0)
+{
+	return atomic_load_explicit(&cudaSetDevice_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaSetDevice_resolve(int a0)
 {
@@ -10459,17 +12353,17 @@ static cudaError_t cudaSetDevice_resolve(int a0)
 
 /* cudaSetDeviceFlags */
 typedef cudaError_t (*cudaSetDeviceFlags_fn)(unsigned int a0);
-static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0);
-static _Atomic(cudaSetDeviceFlags_fn) cudaSetDeviceFlags_slot = cudaSetDeviceFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int a0)
-{
-	return atomic_load_explicit(&cudaSetDeviceFlags_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaSetDeviceFlags_unavailable(unsigned int a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetDeviceFlags]);
+}
+static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0);
+static _Atomic(cudaSetDeviceFlags_fn) cudaSetDeviceFlags_slot = cudaSetDeviceFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int a0)
+{
+	return atomic_load_explicit(&cudaSetDeviceFlags_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0)
 {
@@ -10484,18 +12378,18 @@ static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0)
 
 /* cudaSetValidDevices */
 typedef cudaError_t (*cudaSetValidDevices_fn)(int *a0, int a1);
-static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1);
-static _Atomic(cudaSetValidDevices_fn) cudaSetValidDevices_slot = cudaSetValidDevices_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSetValidDevices(int *a0, int a1)
-{
-	return atomic_load_explicit(&cudaSetValidDevices_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaSetValidDevices_unavailable(int *a0, int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSetValidDevices]);
+}
+static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1);
+static _Atomic(cudaSetValidDevices_fn) cudaSetValidDevices_slot = cudaSetValidDevices_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSetValidDevices(int *a0, int a1)
+{
+	return atomic_load_explicit(&cudaSetValidDevices_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1)
 {
@@ -10509,13 +12403,6 @@ static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1)
 }
 
 /* cudaSignalExternalSemaphoresAsync */
-typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaSignalExternalSemaphoresAsync_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaSignalExternalSemaphoresAsync_fn) cudaSignalExternalSemaphoresAsync_slot = cudaSignalExternalSemaphoresAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaSignalExternalSemaphoresAsync_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -10525,11 +12412,19 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_unavailable(const cudaExter
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync]);
 }
+static cudaError_t cudaSignalExternalSemaphoresAsync_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaSignalExternalSemaphoresAsync_fn) cudaSignalExternalSemaphoresAsync_slot = cudaSignalExternalSemaphoresAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaSignalExternalSemaphoresAsync_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaSignalExternalSemaphoresAsync_fn fn = (cudaSignalExternalSemaphoresAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
@@ -10537,13 +12432,6 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_resolve(const cudaExternalS
 }
 
 /* cudaSignalExternalSemaphoresAsync_ptsz */
-typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaSignalExternalSemaphoresAsync_ptsz_fn) cudaSignalExternalSemaphoresAsync_ptsz_slot = cudaSignalExternalSemaphoresAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -10553,11 +12441,19 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_unavailable(const cuda
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_ptsz]);
 }
+static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaSignalExternalSemaphoresAsync_ptsz_fn) cudaSignalExternalSemaphoresAsync_ptsz_slot = cudaSignalExternalSemaphoresAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaSignalExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaSignalExternalSemaphoresAsync_ptsz_fn fn = (cudaSignalExternalSemaphoresAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_ptsz();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_ptsz_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
@@ -10566,12 +12462,6 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_resolve(const cudaExte
 
 /* cudaStreamAddCallback */
 typedef cudaError_t (*cudaStreamAddCallback_fn)(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static _Atomic(cudaStreamAddCallback_fn) cudaStreamAddCallback_slot = cudaStreamAddCallback_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAddCallback_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAddCallback_unavailable(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -10580,6 +12470,12 @@ static cudaError_t cudaStreamAddCallback_unavailable(cudaStream_t a0, cudaStream
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAddCallback]);
+}
+static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
+static _Atomic(cudaStreamAddCallback_fn) cudaStreamAddCallback_slot = cudaStreamAddCallback_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAddCallback_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
@@ -10594,12 +12490,6 @@ static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCall
 
 /* cudaStreamAddCallback_ptsz */
 typedef cudaError_t (*cudaStreamAddCallback_ptsz_fn)(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
-static _Atomic(cudaStreamAddCallback_ptsz_fn) cudaStreamAddCallback_ptsz_slot = cudaStreamAddCallback_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAddCallback_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAddCallback_ptsz_unavailable(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
 	(void)a0;
@@ -10608,6 +12498,12 @@ static cudaError_t cudaStreamAddCallback_ptsz_unavailable(cudaStream_t a0, cudaS
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAddCallback_ptsz]);
+}
+static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3);
+static _Atomic(cudaStreamAddCallback_ptsz_fn) cudaStreamAddCallback_ptsz_slot = cudaStreamAddCallback_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAddCallback_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStreamCallback_t a1, void *a2, unsigned int a3)
 {
@@ -10622,12 +12518,6 @@ static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStrea
 
 /* cudaStreamAttachMemAsync */
 typedef cudaError_t (*cudaStreamAttachMemAsync_fn)(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static _Atomic(cudaStreamAttachMemAsync_fn) cudaStreamAttachMemAsync_slot = cudaStreamAttachMemAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAttachMemAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAttachMemAsync_unavailable(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -10636,6 +12526,12 @@ static cudaError_t cudaStreamAttachMemAsync_unavailable(cudaStream_t a0, void *a
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAttachMemAsync]);
+}
+static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
+static _Atomic(cudaStreamAttachMemAsync_fn) cudaStreamAttachMemAsync_slot = cudaStreamAttachMemAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAttachMemAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
@@ -10650,12 +12546,6 @@ static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, s
 
 /* cudaStreamAttachMemAsync_ptsz */
 typedef cudaError_t (*cudaStreamAttachMemAsync_ptsz_fn)(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
-static _Atomic(cudaStreamAttachMemAsync_ptsz_fn) cudaStreamAttachMemAsync_ptsz_slot = cudaStreamAttachMemAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
-{
-	return atomic_load_explicit(&cudaStreamAttachMemAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaStreamAttachMemAsync_ptsz_unavailable(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -10664,6 +12554,12 @@ static cudaError_t cudaStreamAttachMemAsync_ptsz_unavailable(cudaStream_t a0, vo
 	(void)a3;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamAttachMemAsync_ptsz]);
+}
+static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3);
+static _Atomic(cudaStreamAttachMemAsync_ptsz_fn) cudaStreamAttachMemAsync_ptsz_slot = cudaStreamAttachMemAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
+{
+	return atomic_load_explicit(&cudaStreamAttachMemAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
 }
 static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *a1, size_t a2, unsigned int a3)
 {
@@ -10678,18 +12574,18 @@ static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *
 
 /* cudaStreamBeginCapture */
 typedef cudaError_t (*cudaStreamBeginCapture_fn)(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static _Atomic(cudaStreamBeginCapture_fn) cudaStreamBeginCapture_slot = cudaStreamBeginCapture_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t a0, enum cudaStreamCaptureMode a1)
-{
-	return atomic_load_explicit(&cudaStreamBeginCapture_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamBeginCapture_unavailable(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCapture]);
+}
+static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
+static _Atomic(cudaStreamBeginCapture_fn) cudaStreamBeginCapture_slot = cudaStreamBeginCapture_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t a0, enum cudaStreamCaptureMode a1)
+{
+	return atomic_load_explicit(&cudaStreamBeginCapture_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
@@ -10704,12 +12600,6 @@ static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStre
 
 /* cudaStreamBeginCaptureToGraph */
 typedef cudaError_t (*cudaStreamBeginCaptureToGraph_fn)(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static _Atomic(cudaStreamBeginCaptureToGraph_fn) cudaStreamBeginCaptureToGraph_slot = cudaStreamBeginCaptureToGraph_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
-{
-	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaStreamBeginCaptureToGraph_unavailable(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
 	(void)a0;
@@ -10720,6 +12610,12 @@ static cudaError_t cudaStreamBeginCaptureToGraph_unavailable(cudaStream_t a0, cu
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCaptureToGraph]);
+}
+static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
+static _Atomic(cudaStreamBeginCaptureToGraph_fn) cudaStreamBeginCaptureToGraph_slot = cudaStreamBeginCaptureToGraph_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
+{
+	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
@@ -10734,12 +12630,6 @@ static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGr
 
 /* cudaStreamBeginCaptureToGraph_ptsz */
 typedef cudaError_t (*cudaStreamBeginCaptureToGraph_ptsz_fn)(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
-static _Atomic(cudaStreamBeginCaptureToGraph_ptsz_fn) cudaStreamBeginCaptureToGraph_ptsz_slot = cudaStreamBeginCaptureToGraph_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
-{
-	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_unavailable(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
 	(void)a0;
@@ -10750,6 +12640,12 @@ static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_unavailable(cudaStream_t a
 	(void)a5;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCaptureToGraph_ptsz]);
+}
+static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5);
+static _Atomic(cudaStreamBeginCaptureToGraph_ptsz_fn) cudaStreamBeginCaptureToGraph_ptsz_slot = cudaStreamBeginCaptureToGraph_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
+{
+	return atomic_load_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, enum cudaStreamCaptureMode a5)
 {
@@ -10764,18 +12660,18 @@ static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, c
 
 /* cudaStreamBeginCapture_ptsz */
 typedef cudaError_t (*cudaStreamBeginCapture_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
-static _Atomic(cudaStreamBeginCapture_ptsz_fn) cudaStreamBeginCapture_ptsz_slot = cudaStreamBeginCapture_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t a0, enum cudaStreamCaptureMode a1)
-{
-	return atomic_load_explicit(&cudaStreamBeginCapture_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamBeginCapture_ptsz_unavailable(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamBeginCapture_ptsz]);
+}
+static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1);
+static _Atomic(cudaStreamBeginCapture_ptsz_fn) cudaStreamBeginCapture_ptsz_slot = cudaStreamBeginCapture_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t a0, enum cudaStreamCaptureMode a1)
+{
+	return atomic_load_explicit(&cudaStreamBeginCapture_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureMode a1)
 {
@@ -10790,18 +12686,18 @@ static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cud
 
 /* cudaStreamCopyAttributes */
 typedef cudaError_t (*cudaStreamCopyAttributes_fn)(cudaStream_t a0, cudaStream_t a1);
-static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_t a1);
-static _Atomic(cudaStreamCopyAttributes_fn) cudaStreamCopyAttributes_slot = cudaStreamCopyAttributes_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaStreamCopyAttributes_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamCopyAttributes_unavailable(cudaStream_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCopyAttributes]);
+}
+static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_t a1);
+static _Atomic(cudaStreamCopyAttributes_fn) cudaStreamCopyAttributes_slot = cudaStreamCopyAttributes_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaStreamCopyAttributes_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_t a1)
 {
@@ -10816,18 +12712,18 @@ static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_
 
 /* cudaStreamCopyAttributes_ptsz */
 typedef cudaError_t (*cudaStreamCopyAttributes_ptsz_fn)(cudaStream_t a0, cudaStream_t a1);
-static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaStream_t a1);
-static _Atomic(cudaStreamCopyAttributes_ptsz_fn) cudaStreamCopyAttributes_ptsz_slot = cudaStreamCopyAttributes_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t a0, cudaStream_t a1)
-{
-	return atomic_load_explicit(&cudaStreamCopyAttributes_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamCopyAttributes_ptsz_unavailable(cudaStream_t a0, cudaStream_t a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCopyAttributes_ptsz]);
+}
+static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaStream_t a1);
+static _Atomic(cudaStreamCopyAttributes_ptsz_fn) cudaStreamCopyAttributes_ptsz_slot = cudaStreamCopyAttributes_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t a0, cudaStream_t a1)
+{
+	return atomic_load_explicit(&cudaStreamCopyAttributes_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaStream_t a1)
 {
@@ -10842,17 +12738,17 @@ static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaSt
 
 /* cudaStreamCreate */
 typedef cudaError_t (*cudaStreamCreate_fn)(cudaStream_t *a0);
-static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0);
-static _Atomic(cudaStreamCreate_fn) cudaStreamCreate_slot = cudaStreamCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *a0)
-{
-	return atomic_load_explicit(&cudaStreamCreate_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamCreate_unavailable(cudaStream_t *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCreate]);
+}
+static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0);
+static _Atomic(cudaStreamCreate_fn) cudaStreamCreate_slot = cudaStreamCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *a0)
+{
+	return atomic_load_explicit(&cudaStreamCreate_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0)
 {
@@ -10867,18 +12763,18 @@ static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0)
 
 /* cudaStreamCreateWithFlags */
 typedef cudaError_t (*cudaStreamCreateWithFlags_fn)(cudaStream_t *a0, unsigned int a1);
-static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned int a1);
-static _Atomic(cudaStreamCreateWithFlags_fn) cudaStreamCreateWithFlags_slot = cudaStreamCreateWithFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaStreamCreateWithFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamCreateWithFlags_unavailable(cudaStream_t *a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCreateWithFlags]);
+}
+static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned int a1);
+static _Atomic(cudaStreamCreateWithFlags_fn) cudaStreamCreateWithFlags_slot = cudaStreamCreateWithFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaStreamCreateWithFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned int a1)
 {
@@ -10893,12 +12789,6 @@ static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned 
 
 /* cudaStreamCreateWithPriority */
 typedef cudaError_t (*cudaStreamCreateWithPriority_fn)(cudaStream_t *a0, unsigned int a1, int a2);
-static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsigned int a1, int a2);
-static _Atomic(cudaStreamCreateWithPriority_fn) cudaStreamCreateWithPriority_slot = cudaStreamCreateWithPriority_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *a0, unsigned int a1, int a2)
-{
-	return atomic_load_explicit(&cudaStreamCreateWithPriority_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamCreateWithPriority_unavailable(cudaStream_t *a0, unsigned int a1, int a2)
 {
 	(void)a0;
@@ -10906,6 +12796,12 @@ static cudaError_t cudaStreamCreateWithPriority_unavailable(cudaStream_t *a0, un
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamCreateWithPriority]);
+}
+static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsigned int a1, int a2);
+static _Atomic(cudaStreamCreateWithPriority_fn) cudaStreamCreateWithPriority_slot = cudaStreamCreateWithPriority_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *a0, unsigned int a1, int a2)
+{
+	return atomic_load_explicit(&cudaStreamCreateWithPriority_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsigned int a1, int a2)
 {
@@ -10920,17 +12816,17 @@ static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsign
 
 /* cudaStreamDestroy */
 typedef cudaError_t (*cudaStreamDestroy_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamDestroy_fn) cudaStreamDestroy_slot = cudaStreamDestroy_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamDestroy_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamDestroy_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamDestroy]);
+}
+static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamDestroy_fn) cudaStreamDestroy_slot = cudaStreamDestroy_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamDestroy_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0)
 {
@@ -10945,18 +12841,18 @@ static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0)
 
 /* cudaStreamEndCapture */
 typedef cudaError_t (*cudaStreamEndCapture_fn)(cudaStream_t a0, cudaGraph_t *a1);
-static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1);
-static _Atomic(cudaStreamEndCapture_fn) cudaStreamEndCapture_slot = cudaStreamEndCapture_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t a0, cudaGraph_t *a1)
-{
-	return atomic_load_explicit(&cudaStreamEndCapture_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamEndCapture_unavailable(cudaStream_t a0, cudaGraph_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamEndCapture]);
+}
+static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1);
+static _Atomic(cudaStreamEndCapture_fn) cudaStreamEndCapture_slot = cudaStreamEndCapture_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t a0, cudaGraph_t *a1)
+{
+	return atomic_load_explicit(&cudaStreamEndCapture_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1)
 {
@@ -10971,18 +12867,18 @@ static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1
 
 /* cudaStreamEndCapture_ptsz */
 typedef cudaError_t (*cudaStreamEndCapture_ptsz_fn)(cudaStream_t a0, cudaGraph_t *a1);
-static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_t *a1);
-static _Atomic(cudaStreamEndCapture_ptsz_fn) cudaStreamEndCapture_ptsz_slot = cudaStreamEndCapture_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t a0, cudaGraph_t *a1)
-{
-	return atomic_load_explicit(&cudaStreamEndCapture_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamEndCapture_ptsz_unavailable(cudaStream_t a0, cudaGraph_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamEndCapture_ptsz]);
+}
+static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_t *a1);
+static _Atomic(cudaStreamEndCapture_ptsz_fn) cudaStreamEndCapture_ptsz_slot = cudaStreamEndCapture_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t a0, cudaGraph_t *a1)
+{
+	return atomic_load_explicit(&cudaStreamEndCapture_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_t *a1)
 {
@@ -10997,12 +12893,6 @@ static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_
 
 /* cudaStreamGetAttribute */
 typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamGetAttribute_fn) cudaStreamGetAttribute_slot = cudaStreamGetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamGetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -11010,6 +12900,12 @@ static cudaError_t cudaStreamGetAttribute_unavailable(cudaStream_t a0, cudaLaunc
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute]);
+}
+static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamGetAttribute_fn) cudaStreamGetAttribute_slot = cudaStreamGetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamGetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
@@ -11024,12 +12920,6 @@ static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 
 /* cudaStreamGetAttribute_ptsz */
 typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamGetAttribute_ptsz_fn) cudaStreamGetAttribute_ptsz_slot = cudaStreamGetAttribute_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamGetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamGetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -11037,6 +12927,12 @@ static cudaError_t cudaStreamGetAttribute_ptsz_unavailable(cudaStream_t a0, cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute_ptsz]);
+}
+static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamGetAttribute_ptsz_fn) cudaStreamGetAttribute_ptsz_slot = cudaStreamGetAttribute_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamGetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
@@ -11050,13 +12946,6 @@ static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 }
 
 /* cudaStreamGetCaptureInfo */
-typedef cudaError_t (*cudaStreamGetCaptureInfo_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static cudaError_t cudaStreamGetCaptureInfo_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static _Atomic(cudaStreamGetCaptureInfo_fn) cudaStreamGetCaptureInfo_slot = cudaStreamGetCaptureInfo_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
-{
-	return atomic_load_explicit(&cudaStreamGetCaptureInfo_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaStreamGetCaptureInfo_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	(void)a0;
@@ -11069,25 +12958,61 @@ static cudaError_t cudaStreamGetCaptureInfo_unavailable(cudaStream_t a0, enum cu
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo = cudastub_cudart_resolve_cudaStreamGetCaptureInfo;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void);
+void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void)
+{
+	cudaStreamGetCaptureInfo_fn fn = (cudaStreamGetCaptureInfo_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo();
+	if (!fn)
+		fn = cudaStreamGetCaptureInfo_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaStreamGetCaptureInfo\n"
+	"	.type cudaStreamGetCaptureInfo, @function\n"
+	"cudaStreamGetCaptureInfo:\n"
+	"	jmp *cudastub_cudart_slot_cudaStreamGetCaptureInfo(%rip)\n"
+	"	.size cudaStreamGetCaptureInfo, .-cudaStreamGetCaptureInfo\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaStreamGetCaptureInfo\n"
+	"	.type cudastub_cudart_resolve_cudaStreamGetCaptureInfo, @function\n"
+	"cudastub_cudart_resolve_cudaStreamGetCaptureInfo:\n"
+	"	lea cudastub_cudart_bind_cudaStreamGetCaptureInfo(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaStreamGetCaptureInfo, .-cudastub_cudart_resolve_cudaStreamGetCaptureInfo\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaStreamGetCaptureInfo_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
+static _Atomic(cudaStreamGetCaptureInfo_fn) cudaStreamGetCaptureInfo_slot = cudaStreamGetCaptureInfo_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
+{
+	return atomic_load_explicit(&cudaStreamGetCaptureInfo_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaStreamGetCaptureInfo_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	cudaStreamGetCaptureInfo_fn fn = (cudaStreamGetCaptureInfo_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo();
+	if (!fn)
 		fn = cudaStreamGetCaptureInfo_unavailable;
 	atomic_store_explicit(&cudaStreamGetCaptureInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaStreamGetCaptureInfo_ptsz */
-typedef cudaError_t (*cudaStreamGetCaptureInfo_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static cudaError_t cudaStreamGetCaptureInfo_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
-static _Atomic(cudaStreamGetCaptureInfo_ptsz_fn) cudaStreamGetCaptureInfo_ptsz_slot = cudaStreamGetCaptureInfo_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
-{
-	return atomic_load_explicit(&cudaStreamGetCaptureInfo_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
-}
 static cudaError_t cudaStreamGetCaptureInfo_ptsz_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	(void)a0;
@@ -11100,31 +13025,74 @@ static cudaError_t cudaStreamGetCaptureInfo_ptsz_unavailable(cudaStream_t a0, en
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz = cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void);
+void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void)
+{
+	cudaStreamGetCaptureInfo_ptsz_fn fn = (cudaStreamGetCaptureInfo_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_ptsz]);
+
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz();
+	if (!fn)
+		fn = cudaStreamGetCaptureInfo_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cudaStreamGetCaptureInfo_ptsz\n"
+	"	.type cudaStreamGetCaptureInfo_ptsz, @function\n"
+	"cudaStreamGetCaptureInfo_ptsz:\n"
+	"	jmp *cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz(%rip)\n"
+	"	.size cudaStreamGetCaptureInfo_ptsz, .-cudaStreamGetCaptureInfo_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz\n"
+	"	.type cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz, @function\n"
+	"cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz:\n"
+	"	lea cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz, .-cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz\n"
+	"	.popsection\n"
+);
+#else
+static cudaError_t cudaStreamGetCaptureInfo_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
+static _Atomic(cudaStreamGetCaptureInfo_ptsz_fn) cudaStreamGetCaptureInfo_ptsz_slot = cudaStreamGetCaptureInfo_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
+{
+	return atomic_load_explicit(&cudaStreamGetCaptureInfo_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6);
+}
 static cudaError_t cudaStreamGetCaptureInfo_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6)
 {
 	cudaStreamGetCaptureInfo_ptsz_fn fn = (cudaStreamGetCaptureInfo_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetCaptureInfo_ptsz]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz();
+	if (!fn)
 		fn = cudaStreamGetCaptureInfo_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamGetCaptureInfo_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
+#endif
 
 /* cudaStreamGetDevice */
 typedef cudaError_t (*cudaStreamGetDevice_fn)(cudaStream_t a0, int *a1);
-static cudaError_t cudaStreamGetDevice_resolve(cudaStream_t a0, int *a1);
-static _Atomic(cudaStreamGetDevice_fn) cudaStreamGetDevice_slot = cudaStreamGetDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t a0, int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetDevice_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetDevice_unavailable(cudaStream_t a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetDevice]);
+}
+static cudaError_t cudaStreamGetDevice_resolve(cudaStream_t a0, int *a1);
+static _Atomic(cudaStreamGetDevice_fn) cudaStreamGetDevice_slot = cudaStreamGetDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t a0, int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetDevice_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetDevice_resolve(cudaStream_t a0, int *a1)
 {
@@ -11139,18 +13107,18 @@ static cudaError_t cudaStreamGetDevice_resolve(cudaStream_t a0, int *a1)
 
 /* cudaStreamGetDevice_ptsz */
 typedef cudaError_t (*cudaStreamGetDevice_ptsz_fn)(cudaStream_t a0, int *a1);
-static cudaError_t cudaStreamGetDevice_ptsz_resolve(cudaStream_t a0, int *a1);
-static _Atomic(cudaStreamGetDevice_ptsz_fn) cudaStreamGetDevice_ptsz_slot = cudaStreamGetDevice_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t a0, int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetDevice_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetDevice_ptsz_unavailable(cudaStream_t a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetDevice_ptsz]);
+}
+static cudaError_t cudaStreamGetDevice_ptsz_resolve(cudaStream_t a0, int *a1);
+static _Atomic(cudaStreamGetDevice_ptsz_fn) cudaStreamGetDevice_ptsz_slot = cudaStreamGetDevice_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t a0, int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetDevice_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetDevice_ptsz_resolve(cudaStream_t a0, int *a1)
 {
@@ -11165,18 +13133,18 @@ static cudaError_t cudaStreamGetDevice_ptsz_resolve(cudaStream_t a0, int *a1)
 
 /* cudaStreamGetFlags */
 typedef cudaError_t (*cudaStreamGetFlags_fn)(cudaStream_t a0, unsigned int *a1);
-static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1);
-static _Atomic(cudaStreamGetFlags_fn) cudaStreamGetFlags_slot = cudaStreamGetFlags_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetFlags_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetFlags_unavailable(cudaStream_t a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetFlags]);
+}
+static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1);
+static _Atomic(cudaStreamGetFlags_fn) cudaStreamGetFlags_slot = cudaStreamGetFlags_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetFlags_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1)
 {
@@ -11191,18 +13159,18 @@ static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1)
 
 /* cudaStreamGetFlags_ptsz */
 typedef cudaError_t (*cudaStreamGetFlags_ptsz_fn)(cudaStream_t a0, unsigned int *a1);
-static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int *a1);
-static _Atomic(cudaStreamGetFlags_ptsz_fn) cudaStreamGetFlags_ptsz_slot = cudaStreamGetFlags_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t a0, unsigned int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetFlags_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetFlags_ptsz_unavailable(cudaStream_t a0, unsigned int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetFlags_ptsz]);
+}
+static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int *a1);
+static _Atomic(cudaStreamGetFlags_ptsz_fn) cudaStreamGetFlags_ptsz_slot = cudaStreamGetFlags_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t a0, unsigned int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetFlags_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int *a1)
 {
@@ -11217,18 +13185,18 @@ static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int
 
 /* cudaStreamGetId */
 typedef cudaError_t (*cudaStreamGetId_fn)(cudaStream_t a0, unsigned long long *a1);
-static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *a1);
-static _Atomic(cudaStreamGetId_fn) cudaStreamGetId_slot = cudaStreamGetId_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetId(cudaStream_t a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetId_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetId_unavailable(cudaStream_t a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetId]);
+}
+static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *a1);
+static _Atomic(cudaStreamGetId_fn) cudaStreamGetId_slot = cudaStreamGetId_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetId(cudaStream_t a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetId_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *a1)
 {
@@ -11243,18 +13211,18 @@ static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *
 
 /* cudaStreamGetId_ptsz */
 typedef cudaError_t (*cudaStreamGetId_ptsz_fn)(cudaStream_t a0, unsigned long long *a1);
-static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long long *a1);
-static _Atomic(cudaStreamGetId_ptsz_fn) cudaStreamGetId_ptsz_slot = cudaStreamGetId_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetId_ptsz(cudaStream_t a0, unsigned long long *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetId_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetId_ptsz_unavailable(cudaStream_t a0, unsigned long long *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetId_ptsz]);
+}
+static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long long *a1);
+static _Atomic(cudaStreamGetId_ptsz_fn) cudaStreamGetId_ptsz_slot = cudaStreamGetId_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetId_ptsz(cudaStream_t a0, unsigned long long *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetId_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long long *a1)
 {
@@ -11269,18 +13237,18 @@ static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long l
 
 /* cudaStreamGetPriority */
 typedef cudaError_t (*cudaStreamGetPriority_fn)(cudaStream_t a0, int *a1);
-static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1);
-static _Atomic(cudaStreamGetPriority_fn) cudaStreamGetPriority_slot = cudaStreamGetPriority_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t a0, int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetPriority_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetPriority_unavailable(cudaStream_t a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetPriority]);
+}
+static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1);
+static _Atomic(cudaStreamGetPriority_fn) cudaStreamGetPriority_slot = cudaStreamGetPriority_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t a0, int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetPriority_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1)
 {
@@ -11295,18 +13263,18 @@ static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1)
 
 /* cudaStreamGetPriority_ptsz */
 typedef cudaError_t (*cudaStreamGetPriority_ptsz_fn)(cudaStream_t a0, int *a1);
-static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1);
-static _Atomic(cudaStreamGetPriority_ptsz_fn) cudaStreamGetPriority_ptsz_slot = cudaStreamGetPriority_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t a0, int *a1)
-{
-	return atomic_load_explicit(&cudaStreamGetPriority_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamGetPriority_ptsz_unavailable(cudaStream_t a0, int *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetPriority_ptsz]);
+}
+static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1);
+static _Atomic(cudaStreamGetPriority_ptsz_fn) cudaStreamGetPriority_ptsz_slot = cudaStreamGetPriority_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t a0, int *a1)
+{
+	return atomic_load_explicit(&cudaStreamGetPriority_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1)
 {
@@ -11321,18 +13289,18 @@ static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1)
 
 /* cudaStreamIsCapturing */
 typedef cudaError_t (*cudaStreamIsCapturing_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static _Atomic(cudaStreamIsCapturing_fn) cudaStreamIsCapturing_slot = cudaStreamIsCapturing_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
-{
-	return atomic_load_explicit(&cudaStreamIsCapturing_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamIsCapturing_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamIsCapturing]);
+}
+static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
+static _Atomic(cudaStreamIsCapturing_fn) cudaStreamIsCapturing_slot = cudaStreamIsCapturing_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
+{
+	return atomic_load_explicit(&cudaStreamIsCapturing_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
@@ -11347,18 +13315,18 @@ static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStrea
 
 /* cudaStreamIsCapturing_ptsz */
 typedef cudaError_t (*cudaStreamIsCapturing_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
-static _Atomic(cudaStreamIsCapturing_ptsz_fn) cudaStreamIsCapturing_ptsz_slot = cudaStreamIsCapturing_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
-{
-	return atomic_load_explicit(&cudaStreamIsCapturing_ptsz_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaStreamIsCapturing_ptsz_unavailable(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamIsCapturing_ptsz]);
+}
+static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1);
+static _Atomic(cudaStreamIsCapturing_ptsz_fn) cudaStreamIsCapturing_ptsz_slot = cudaStreamIsCapturing_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
+{
+	return atomic_load_explicit(&cudaStreamIsCapturing_ptsz_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cudaStreamCaptureStatus *a1)
 {
@@ -11373,17 +13341,17 @@ static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cuda
 
 /* cudaStreamQuery */
 typedef cudaError_t (*cudaStreamQuery_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamQuery_fn) cudaStreamQuery_slot = cudaStreamQuery_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamQuery(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamQuery_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamQuery_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamQuery]);
+}
+static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamQuery_fn) cudaStreamQuery_slot = cudaStreamQuery_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamQuery(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamQuery_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0)
 {
@@ -11398,17 +13366,17 @@ static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0)
 
 /* cudaStreamQuery_ptsz */
 typedef cudaError_t (*cudaStreamQuery_ptsz_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamQuery_ptsz_fn) cudaStreamQuery_ptsz_slot = cudaStreamQuery_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamQuery_ptsz_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamQuery_ptsz_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamQuery_ptsz]);
+}
+static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamQuery_ptsz_fn) cudaStreamQuery_ptsz_slot = cudaStreamQuery_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamQuery_ptsz_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 {
@@ -11423,12 +13391,6 @@ static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 
 /* cudaStreamSetAttribute */
 typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamSetAttribute_fn) cudaStreamSetAttribute_slot = cudaStreamSetAttribute_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamSetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -11436,6 +13398,12 @@ static cudaError_t cudaStreamSetAttribute_unavailable(cudaStream_t a0, cudaLaunc
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute]);
+}
+static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamSetAttribute_fn) cudaStreamSetAttribute_slot = cudaStreamSetAttribute_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamSetAttribute_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
@@ -11450,12 +13418,6 @@ static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 
 /* cudaStreamSetAttribute_ptsz */
 typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
-static _Atomic(cudaStreamSetAttribute_ptsz_fn) cudaStreamSetAttribute_ptsz_slot = cudaStreamSetAttribute_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
-{
-	return atomic_load_explicit(&cudaStreamSetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamSetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -11463,6 +13425,12 @@ static cudaError_t cudaStreamSetAttribute_ptsz_unavailable(cudaStream_t a0, cuda
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute_ptsz]);
+}
+static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+static _Atomic(cudaStreamSetAttribute_ptsz_fn) cudaStreamSetAttribute_ptsz_slot = cudaStreamSetAttribute_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
+{
+	return atomic_load_explicit(&cudaStreamSetAttribute_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
@@ -11477,17 +13445,17 @@ static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 
 /* cudaStreamSynchronize */
 typedef cudaError_t (*cudaStreamSynchronize_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamSynchronize_fn) cudaStreamSynchronize_slot = cudaStreamSynchronize_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamSynchronize_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamSynchronize_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSynchronize]);
+}
+static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamSynchronize_fn) cudaStreamSynchronize_slot = cudaStreamSynchronize_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamSynchronize_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0)
 {
@@ -11502,17 +13470,17 @@ static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0)
 
 /* cudaStreamSynchronize_ptsz */
 typedef cudaError_t (*cudaStreamSynchronize_ptsz_fn)(cudaStream_t a0);
-static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0);
-static _Atomic(cudaStreamSynchronize_ptsz_fn) cudaStreamSynchronize_ptsz_slot = cudaStreamSynchronize_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t a0)
-{
-	return atomic_load_explicit(&cudaStreamSynchronize_ptsz_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaStreamSynchronize_ptsz_unavailable(cudaStream_t a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSynchronize_ptsz]);
+}
+static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0);
+static _Atomic(cudaStreamSynchronize_ptsz_fn) cudaStreamSynchronize_ptsz_slot = cudaStreamSynchronize_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t a0)
+{
+	return atomic_load_explicit(&cudaStreamSynchronize_ptsz_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 {
@@ -11527,12 +13495,6 @@ static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 
 /* cudaStreamUpdateCaptureDependencies */
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static _Atomic(cudaStreamUpdateCaptureDependencies_fn) cudaStreamUpdateCaptureDependencies_slot = cudaStreamUpdateCaptureDependencies_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaStreamUpdateCaptureDependencies_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -11542,6 +13504,12 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_unavailable(cudaStream_t 
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies]);
+}
+static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+static _Atomic(cudaStreamUpdateCaptureDependencies_fn) cudaStreamUpdateCaptureDependencies_slot = cudaStreamUpdateCaptureDependencies_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
@@ -11556,12 +13524,6 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, 
 
 /* cudaStreamUpdateCaptureDependencies_ptsz */
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
-static _Atomic(cudaStreamUpdateCaptureDependencies_ptsz_fn) cudaStreamUpdateCaptureDependencies_ptsz_slot = cudaStreamUpdateCaptureDependencies_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -11571,6 +13533,12 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_unavailable(cudaStre
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_ptsz]);
+}
+static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+static _Atomic(cudaStreamUpdateCaptureDependencies_ptsz_fn) cudaStreamUpdateCaptureDependencies_ptsz_slot = cudaStreamUpdateCaptureDependencies_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
@@ -11585,12 +13553,6 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t
 
 /* cudaStreamWaitEvent */
 typedef cudaError_t (*cudaStreamWaitEvent_fn)(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static _Atomic(cudaStreamWaitEvent_fn) cudaStreamWaitEvent_slot = cudaStreamWaitEvent_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaStreamWaitEvent_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamWaitEvent_unavailable(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -11598,6 +13560,12 @@ static cudaError_t cudaStreamWaitEvent_unavailable(cudaStream_t a0, cudaEvent_t 
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamWaitEvent]);
+}
+static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
+static _Atomic(cudaStreamWaitEvent_fn) cudaStreamWaitEvent_slot = cudaStreamWaitEvent_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaStreamWaitEvent_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
@@ -11612,12 +13580,6 @@ static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, 
 
 /* cudaStreamWaitEvent_ptsz */
 typedef cudaError_t (*cudaStreamWaitEvent_ptsz_fn)(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
-static _Atomic(cudaStreamWaitEvent_ptsz_fn) cudaStreamWaitEvent_ptsz_slot = cudaStreamWaitEvent_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
-{
-	return atomic_load_explicit(&cudaStreamWaitEvent_ptsz_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaStreamWaitEvent_ptsz_unavailable(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
 	(void)a0;
@@ -11625,6 +13587,12 @@ static cudaError_t cudaStreamWaitEvent_ptsz_unavailable(cudaStream_t a0, cudaEve
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamWaitEvent_ptsz]);
+}
+static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2);
+static _Atomic(cudaStreamWaitEvent_ptsz_fn) cudaStreamWaitEvent_ptsz_slot = cudaStreamWaitEvent_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
+{
+	return atomic_load_explicit(&cudaStreamWaitEvent_ptsz_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t a1, unsigned int a2)
 {
@@ -11639,17 +13607,17 @@ static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t
 
 /* cudaThreadExchangeStreamCaptureMode */
 typedef cudaError_t (*cudaThreadExchangeStreamCaptureMode_fn)(enum cudaStreamCaptureMode *a0);
-static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCaptureMode *a0);
-static _Atomic(cudaThreadExchangeStreamCaptureMode_fn) cudaThreadExchangeStreamCaptureMode_slot = cudaThreadExchangeStreamCaptureMode_resolve;
-CUDASTUB_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *a0)
-{
-	return atomic_load_explicit(&cudaThreadExchangeStreamCaptureMode_slot, memory_order_acquire)(a0);
-}
 static cudaError_t cudaThreadExchangeStreamCaptureMode_unavailable(enum cudaStreamCaptureMode *a0)
 {
 	(void)a0;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaThreadExchangeStreamCaptureMode]);
+}
+static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCaptureMode *a0);
+static _Atomic(cudaThreadExchangeStreamCaptureMode_fn) cudaThreadExchangeStreamCaptureMode_slot = cudaThreadExchangeStreamCaptureMode_resolve;
+CUDASTUB_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *a0)
+{
+	return atomic_load_explicit(&cudaThreadExchangeStreamCaptureMode_slot, memory_order_acquire)(a0);
 }
 static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCaptureMode *a0)
 {
@@ -11664,12 +13632,6 @@ static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCa
 
 /* cudaUserObjectCreate */
 typedef cudaError_t (*cudaUserObjectCreate_fn)(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4);
-static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4);
-static _Atomic(cudaUserObjectCreate_fn) cudaUserObjectCreate_slot = cudaUserObjectCreate_resolve;
-CUDASTUB_EXPORT cudaError_t cudaUserObjectCreate(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
-{
-	return atomic_load_explicit(&cudaUserObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
-}
 static cudaError_t cudaUserObjectCreate_unavailable(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
 {
 	(void)a0;
@@ -11679,6 +13641,12 @@ static cudaError_t cudaUserObjectCreate_unavailable(cudaUserObject_t *a0, void *
 	(void)a4;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaUserObjectCreate]);
+}
+static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4);
+static _Atomic(cudaUserObjectCreate_fn) cudaUserObjectCreate_slot = cudaUserObjectCreate_resolve;
+CUDASTUB_EXPORT cudaError_t cudaUserObjectCreate(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
+{
+	return atomic_load_explicit(&cudaUserObjectCreate_slot, memory_order_acquire)(a0, a1, a2, a3, a4);
 }
 static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, cudaHostFn_t a2, unsigned int a3, unsigned int a4)
 {
@@ -11693,18 +13661,18 @@ static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, 
 
 /* cudaUserObjectRelease */
 typedef cudaError_t (*cudaUserObjectRelease_fn)(cudaUserObject_t a0, unsigned int a1);
-static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned int a1);
-static _Atomic(cudaUserObjectRelease_fn) cudaUserObjectRelease_slot = cudaUserObjectRelease_resolve;
-CUDASTUB_EXPORT cudaError_t cudaUserObjectRelease(cudaUserObject_t a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaUserObjectRelease_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaUserObjectRelease_unavailable(cudaUserObject_t a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaUserObjectRelease]);
+}
+static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned int a1);
+static _Atomic(cudaUserObjectRelease_fn) cudaUserObjectRelease_slot = cudaUserObjectRelease_resolve;
+CUDASTUB_EXPORT cudaError_t cudaUserObjectRelease(cudaUserObject_t a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaUserObjectRelease_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned int a1)
 {
@@ -11719,18 +13687,18 @@ static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned i
 
 /* cudaUserObjectRetain */
 typedef cudaError_t (*cudaUserObjectRetain_fn)(cudaUserObject_t a0, unsigned int a1);
-static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned int a1);
-static _Atomic(cudaUserObjectRetain_fn) cudaUserObjectRetain_slot = cudaUserObjectRetain_resolve;
-CUDASTUB_EXPORT cudaError_t cudaUserObjectRetain(cudaUserObject_t a0, unsigned int a1)
-{
-	return atomic_load_explicit(&cudaUserObjectRetain_slot, memory_order_acquire)(a0, a1);
-}
 static cudaError_t cudaUserObjectRetain_unavailable(cudaUserObject_t a0, unsigned int a1)
 {
 	(void)a0;
 	(void)a1;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaUserObjectRetain]);
+}
+static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned int a1);
+static _Atomic(cudaUserObjectRetain_fn) cudaUserObjectRetain_slot = cudaUserObjectRetain_resolve;
+CUDASTUB_EXPORT cudaError_t cudaUserObjectRetain(cudaUserObject_t a0, unsigned int a1)
+{
+	return atomic_load_explicit(&cudaUserObjectRetain_slot, memory_order_acquire)(a0, a1);
 }
 static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned int a1)
 {
@@ -11745,12 +13713,6 @@ static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned in
 
 /* cudaVDPAUGetDevice */
 typedef cudaError_t (*cudaVDPAUGetDevice_fn)(int *a0, VdpDevice a1, VdpGetProcAddress *a2);
-static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcAddress *a2);
-static _Atomic(cudaVDPAUGetDevice_fn) cudaVDPAUGetDevice_slot = cudaVDPAUGetDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaVDPAUGetDevice(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
-{
-	return atomic_load_explicit(&cudaVDPAUGetDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaVDPAUGetDevice_unavailable(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
 	(void)a0;
@@ -11758,6 +13720,12 @@ static cudaError_t cudaVDPAUGetDevice_unavailable(int *a0, VdpDevice a1, VdpGetP
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaVDPAUGetDevice]);
+}
+static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcAddress *a2);
+static _Atomic(cudaVDPAUGetDevice_fn) cudaVDPAUGetDevice_slot = cudaVDPAUGetDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaVDPAUGetDevice(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
+{
+	return atomic_load_explicit(&cudaVDPAUGetDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
@@ -11772,12 +13740,6 @@ static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcA
 
 /* cudaVDPAUSetVDPAUDevice */
 typedef cudaError_t (*cudaVDPAUSetVDPAUDevice_fn)(int a0, VdpDevice a1, VdpGetProcAddress *a2);
-static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetProcAddress *a2);
-static _Atomic(cudaVDPAUSetVDPAUDevice_fn) cudaVDPAUSetVDPAUDevice_slot = cudaVDPAUSetVDPAUDevice_resolve;
-CUDASTUB_EXPORT cudaError_t cudaVDPAUSetVDPAUDevice(int a0, VdpDevice a1, VdpGetProcAddress *a2)
-{
-	return atomic_load_explicit(&cudaVDPAUSetVDPAUDevice_slot, memory_order_acquire)(a0, a1, a2);
-}
 static cudaError_t cudaVDPAUSetVDPAUDevice_unavailable(int a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
 	(void)a0;
@@ -11785,6 +13747,12 @@ static cudaError_t cudaVDPAUSetVDPAUDevice_unavailable(int a0, VdpDevice a1, Vdp
 	(void)a2;
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaVDPAUSetVDPAUDevice]);
+}
+static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetProcAddress *a2);
+static _Atomic(cudaVDPAUSetVDPAUDevice_fn) cudaVDPAUSetVDPAUDevice_slot = cudaVDPAUSetVDPAUDevice_resolve;
+CUDASTUB_EXPORT cudaError_t cudaVDPAUSetVDPAUDevice(int a0, VdpDevice a1, VdpGetProcAddress *a2)
+{
+	return atomic_load_explicit(&cudaVDPAUSetVDPAUDevice_slot, memory_order_acquire)(a0, a1, a2);
 }
 static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetProcAddress *a2)
 {
@@ -11798,13 +13766,6 @@ static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetP
 }
 
 /* cudaWaitExternalSemaphoresAsync */
-typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaWaitExternalSemaphoresAsync_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaWaitExternalSemaphoresAsync_fn) cudaWaitExternalSemaphoresAsync_slot = cudaWaitExternalSemaphoresAsync_resolve;
-CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaWaitExternalSemaphoresAsync_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -11814,11 +13775,19 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_unavailable(const cudaExterna
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync]);
 }
+static cudaError_t cudaWaitExternalSemaphoresAsync_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaWaitExternalSemaphoresAsync_fn) cudaWaitExternalSemaphoresAsync_slot = cudaWaitExternalSemaphoresAsync_resolve;
+CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaWaitExternalSemaphoresAsync_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaWaitExternalSemaphoresAsync_fn fn = (cudaWaitExternalSemaphoresAsync_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
@@ -11826,13 +13795,6 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_resolve(const cudaExternalSem
 }
 
 /* cudaWaitExternalSemaphoresAsync_ptsz */
-typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static cudaError_t cudaWaitExternalSemaphoresAsync_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-static _Atomic(cudaWaitExternalSemaphoresAsync_ptsz_fn) cudaWaitExternalSemaphoresAsync_ptsz_slot = cudaWaitExternalSemaphoresAsync_ptsz_resolve;
-CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
-{
-	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
-}
 static cudaError_t cudaWaitExternalSemaphoresAsync_ptsz_unavailable(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	(void)a0;
@@ -11842,11 +13804,19 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_ptsz_unavailable(const cudaEx
 	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_ptsz]);
 }
+static cudaError_t cudaWaitExternalSemaphoresAsync_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+static _Atomic(cudaWaitExternalSemaphoresAsync_ptsz_fn) cudaWaitExternalSemaphoresAsync_ptsz_slot = cudaWaitExternalSemaphoresAsync_ptsz_resolve;
+CUDASTUB_EXPORT cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
+{
+	return atomic_load_explicit(&cudaWaitExternalSemaphoresAsync_ptsz_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
 static cudaError_t cudaWaitExternalSemaphoresAsync_ptsz_resolve(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3)
 {
 	cudaWaitExternalSemaphoresAsync_ptsz_fn fn = (cudaWaitExternalSemaphoresAsync_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_ptsz();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_ptsz_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);

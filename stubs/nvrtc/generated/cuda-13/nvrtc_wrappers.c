@@ -40,18 +40,18 @@ const struct cudastub_function cudastub_nvrtc_functions[] = {
 
 /* nvrtcAddNameExpression */
 typedef nvrtcResult (*nvrtcAddNameExpression_fn)(nvrtcProgram a0, const char *const a1);
-static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1);
-static _Atomic(nvrtcAddNameExpression_fn) nvrtcAddNameExpression_slot = nvrtcAddNameExpression_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram a0, const char *const a1)
-{
-	return atomic_load_explicit(&nvrtcAddNameExpression_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcAddNameExpression_unavailable(nvrtcProgram a0, const char *const a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
+}
+static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1);
+static _Atomic(nvrtcAddNameExpression_fn) nvrtcAddNameExpression_slot = nvrtcAddNameExpression_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram a0, const char *const a1)
+{
+	return atomic_load_explicit(&nvrtcAddNameExpression_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1)
 {
@@ -66,12 +66,6 @@ static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *c
 
 /* nvrtcCompileProgram */
 typedef nvrtcResult (*nvrtcCompileProgram_fn)(nvrtcProgram a0, int a1, const char *const *a2);
-static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2);
-static _Atomic(nvrtcCompileProgram_fn) nvrtcCompileProgram_slot = nvrtcCompileProgram_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram a0, int a1, const char *const *a2)
-{
-	return atomic_load_explicit(&nvrtcCompileProgram_slot, memory_order_acquire)(a0, a1, a2);
-}
 static nvrtcResult nvrtcCompileProgram_unavailable(nvrtcProgram a0, int a1, const char *const *a2)
 {
 	(void)a0;
@@ -79,6 +73,12 @@ static nvrtcResult nvrtcCompileProgram_unavailable(nvrtcProgram a0, int a1, cons
 	(void)a2;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
+}
+static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2);
+static _Atomic(nvrtcCompileProgram_fn) nvrtcCompileProgram_slot = nvrtcCompileProgram_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram a0, int a1, const char *const *a2)
+{
+	return atomic_load_explicit(&nvrtcCompileProgram_slot, memory_order_acquire)(a0, a1, a2);
 }
 static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2)
 {
@@ -93,12 +93,6 @@ static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const ch
 
 /* nvrtcCreateProgram */
 typedef nvrtcResult (*nvrtcCreateProgram_fn)(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
-static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
-static _Atomic(nvrtcCreateProgram_fn) nvrtcCreateProgram_slot = nvrtcCreateProgram_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
-{
-	return atomic_load_explicit(&nvrtcCreateProgram_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
-}
 static nvrtcResult nvrtcCreateProgram_unavailable(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
 {
 	(void)a0;
@@ -109,6 +103,12 @@ static nvrtcResult nvrtcCreateProgram_unavailable(nvrtcProgram *a0, const char *
 	(void)a5;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
+}
+static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
+static _Atomic(nvrtcCreateProgram_fn) nvrtcCreateProgram_slot = nvrtcCreateProgram_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
+{
+	return atomic_load_explicit(&nvrtcCreateProgram_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5);
 }
 static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
 {
@@ -123,17 +123,17 @@ static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, 
 
 /* nvrtcDestroyProgram */
 typedef nvrtcResult (*nvrtcDestroyProgram_fn)(nvrtcProgram *a0);
-static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0);
-static _Atomic(nvrtcDestroyProgram_fn) nvrtcDestroyProgram_slot = nvrtcDestroyProgram_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *a0)
-{
-	return atomic_load_explicit(&nvrtcDestroyProgram_slot, memory_order_acquire)(a0);
-}
 static nvrtcResult nvrtcDestroyProgram_unavailable(nvrtcProgram *a0)
 {
 	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
+}
+static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0);
+static _Atomic(nvrtcDestroyProgram_fn) nvrtcDestroyProgram_slot = nvrtcDestroyProgram_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *a0)
+{
+	return atomic_load_explicit(&nvrtcDestroyProgram_slot, memory_order_acquire)(a0);
 }
 static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 {
@@ -148,18 +148,18 @@ static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 
 /* nvrtcGetCUBIN */
 typedef nvrtcResult (*nvrtcGetCUBIN_fn)(nvrtcProgram a0, char *a1);
-static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1);
-static _Atomic(nvrtcGetCUBIN_fn) nvrtcGetCUBIN_slot = nvrtcGetCUBIN_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram a0, char *a1)
-{
-	return atomic_load_explicit(&nvrtcGetCUBIN_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetCUBIN_unavailable(nvrtcProgram a0, char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
+}
+static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1);
+static _Atomic(nvrtcGetCUBIN_fn) nvrtcGetCUBIN_slot = nvrtcGetCUBIN_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram a0, char *a1)
+{
+	return atomic_load_explicit(&nvrtcGetCUBIN_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 {
@@ -174,18 +174,18 @@ static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 
 /* nvrtcGetCUBINSize */
 typedef nvrtcResult (*nvrtcGetCUBINSize_fn)(nvrtcProgram a0, size_t *a1);
-static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1);
-static _Atomic(nvrtcGetCUBINSize_fn) nvrtcGetCUBINSize_slot = nvrtcGetCUBINSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram a0, size_t *a1)
-{
-	return atomic_load_explicit(&nvrtcGetCUBINSize_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetCUBINSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
+}
+static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1);
+static _Atomic(nvrtcGetCUBINSize_fn) nvrtcGetCUBINSize_slot = nvrtcGetCUBINSize_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram a0, size_t *a1)
+{
+	return atomic_load_explicit(&nvrtcGetCUBINSize_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1)
 {
@@ -219,18 +219,18 @@ static const char * nvrtcGetErrorString_resolve(nvrtcResult a0)
 
 /* nvrtcGetLTOIR */
 typedef nvrtcResult (*nvrtcGetLTOIR_fn)(nvrtcProgram a0, char *a1);
-static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1);
-static _Atomic(nvrtcGetLTOIR_fn) nvrtcGetLTOIR_slot = nvrtcGetLTOIR_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram a0, char *a1)
-{
-	return atomic_load_explicit(&nvrtcGetLTOIR_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetLTOIR_unavailable(nvrtcProgram a0, char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIR]);
+}
+static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1);
+static _Atomic(nvrtcGetLTOIR_fn) nvrtcGetLTOIR_slot = nvrtcGetLTOIR_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram a0, char *a1)
+{
+	return atomic_load_explicit(&nvrtcGetLTOIR_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1)
 {
@@ -245,18 +245,18 @@ static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1)
 
 /* nvrtcGetLTOIRSize */
 typedef nvrtcResult (*nvrtcGetLTOIRSize_fn)(nvrtcProgram a0, size_t *a1);
-static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1);
-static _Atomic(nvrtcGetLTOIRSize_fn) nvrtcGetLTOIRSize_slot = nvrtcGetLTOIRSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram a0, size_t *a1)
-{
-	return atomic_load_explicit(&nvrtcGetLTOIRSize_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetLTOIRSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIRSize]);
+}
+static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1);
+static _Atomic(nvrtcGetLTOIRSize_fn) nvrtcGetLTOIRSize_slot = nvrtcGetLTOIRSize_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram a0, size_t *a1)
+{
+	return atomic_load_explicit(&nvrtcGetLTOIRSize_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
@@ -271,12 +271,6 @@ static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1)
 
 /* nvrtcGetLoweredName */
 typedef nvrtcResult (*nvrtcGetLoweredName_fn)(nvrtcProgram a0, const char *const a1, const char **a2);
-static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2);
-static _Atomic(nvrtcGetLoweredName_fn) nvrtcGetLoweredName_slot = nvrtcGetLoweredName_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram a0, const char *const a1, const char **a2)
-{
-	return atomic_load_explicit(&nvrtcGetLoweredName_slot, memory_order_acquire)(a0, a1, a2);
-}
 static nvrtcResult nvrtcGetLoweredName_unavailable(nvrtcProgram a0, const char *const a1, const char **a2)
 {
 	(void)a0;
@@ -284,6 +278,12 @@ static nvrtcResult nvrtcGetLoweredName_unavailable(nvrtcProgram a0, const char *
 	(void)a2;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
+}
+static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2);
+static _Atomic(nvrtcGetLoweredName_fn) nvrtcGetLoweredName_slot = nvrtcGetLoweredName_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram a0, const char *const a1, const char **a2)
+{
+	return atomic_load_explicit(&nvrtcGetLoweredName_slot, memory_order_acquire)(a0, a1, a2);
 }
 static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2)
 {
@@ -298,17 +298,17 @@ static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *cons
 
 /* nvrtcGetNumSupportedArchs */
 typedef nvrtcResult (*nvrtcGetNumSupportedArchs_fn)(int *a0);
-static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0);
-static _Atomic(nvrtcGetNumSupportedArchs_fn) nvrtcGetNumSupportedArchs_slot = nvrtcGetNumSupportedArchs_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *a0)
-{
-	return atomic_load_explicit(&nvrtcGetNumSupportedArchs_slot, memory_order_acquire)(a0);
-}
 static nvrtcResult nvrtcGetNumSupportedArchs_unavailable(int *a0)
 {
 	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
+}
+static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0);
+static _Atomic(nvrtcGetNumSupportedArchs_fn) nvrtcGetNumSupportedArchs_slot = nvrtcGetNumSupportedArchs_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *a0)
+{
+	return atomic_load_explicit(&nvrtcGetNumSupportedArchs_slot, memory_order_acquire)(a0);
 }
 static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 {
@@ -323,18 +323,18 @@ static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 
 /* nvrtcGetOptiXIR */
 typedef nvrtcResult (*nvrtcGetOptiXIR_fn)(nvrtcProgram a0, char *a1);
-static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1);
-static _Atomic(nvrtcGetOptiXIR_fn) nvrtcGetOptiXIR_slot = nvrtcGetOptiXIR_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIR(nvrtcProgram a0, char *a1)
-{
-	return atomic_load_explicit(&nvrtcGetOptiXIR_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetOptiXIR_unavailable(nvrtcProgram a0, char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIR]);
+}
+static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1);
+static _Atomic(nvrtcGetOptiXIR_fn) nvrtcGetOptiXIR_slot = nvrtcGetOptiXIR_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIR(nvrtcProgram a0, char *a1)
+{
+	return atomic_load_explicit(&nvrtcGetOptiXIR_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1)
 {
@@ -349,18 +349,18 @@ static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1)
 
 /* nvrtcGetOptiXIRSize */
 typedef nvrtcResult (*nvrtcGetOptiXIRSize_fn)(nvrtcProgram a0, size_t *a1);
-static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1);
-static _Atomic(nvrtcGetOptiXIRSize_fn) nvrtcGetOptiXIRSize_slot = nvrtcGetOptiXIRSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIRSize(nvrtcProgram a0, size_t *a1)
-{
-	return atomic_load_explicit(&nvrtcGetOptiXIRSize_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetOptiXIRSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIRSize]);
+}
+static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1);
+static _Atomic(nvrtcGetOptiXIRSize_fn) nvrtcGetOptiXIRSize_slot = nvrtcGetOptiXIRSize_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIRSize(nvrtcProgram a0, size_t *a1)
+{
+	return atomic_load_explicit(&nvrtcGetOptiXIRSize_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
@@ -375,17 +375,17 @@ static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1)
 
 /* nvrtcGetPCHCreateStatus */
 typedef nvrtcResult (*nvrtcGetPCHCreateStatus_fn)(nvrtcProgram a0);
-static nvrtcResult nvrtcGetPCHCreateStatus_resolve(nvrtcProgram a0);
-static _Atomic(nvrtcGetPCHCreateStatus_fn) nvrtcGetPCHCreateStatus_slot = nvrtcGetPCHCreateStatus_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHCreateStatus(nvrtcProgram a0)
-{
-	return atomic_load_explicit(&nvrtcGetPCHCreateStatus_slot, memory_order_acquire)(a0);
-}
 static nvrtcResult nvrtcGetPCHCreateStatus_unavailable(nvrtcProgram a0)
 {
 	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPCHCreateStatus]);
+}
+static nvrtcResult nvrtcGetPCHCreateStatus_resolve(nvrtcProgram a0);
+static _Atomic(nvrtcGetPCHCreateStatus_fn) nvrtcGetPCHCreateStatus_slot = nvrtcGetPCHCreateStatus_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHCreateStatus(nvrtcProgram a0)
+{
+	return atomic_load_explicit(&nvrtcGetPCHCreateStatus_slot, memory_order_acquire)(a0);
 }
 static nvrtcResult nvrtcGetPCHCreateStatus_resolve(nvrtcProgram a0)
 {
@@ -400,17 +400,17 @@ static nvrtcResult nvrtcGetPCHCreateStatus_resolve(nvrtcProgram a0)
 
 /* nvrtcGetPCHHeapSize */
 typedef nvrtcResult (*nvrtcGetPCHHeapSize_fn)(size_t *a0);
-static nvrtcResult nvrtcGetPCHHeapSize_resolve(size_t *a0);
-static _Atomic(nvrtcGetPCHHeapSize_fn) nvrtcGetPCHHeapSize_slot = nvrtcGetPCHHeapSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSize(size_t *a0)
-{
-	return atomic_load_explicit(&nvrtcGetPCHHeapSize_slot, memory_order_acquire)(a0);
-}
 static nvrtcResult nvrtcGetPCHHeapSize_unavailable(size_t *a0)
 {
 	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSize]);
+}
+static nvrtcResult nvrtcGetPCHHeapSize_resolve(size_t *a0);
+static _Atomic(nvrtcGetPCHHeapSize_fn) nvrtcGetPCHHeapSize_slot = nvrtcGetPCHHeapSize_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSize(size_t *a0)
+{
+	return atomic_load_explicit(&nvrtcGetPCHHeapSize_slot, memory_order_acquire)(a0);
 }
 static nvrtcResult nvrtcGetPCHHeapSize_resolve(size_t *a0)
 {
@@ -425,18 +425,18 @@ static nvrtcResult nvrtcGetPCHHeapSize_resolve(size_t *a0)
 
 /* nvrtcGetPCHHeapSizeRequired */
 typedef nvrtcResult (*nvrtcGetPCHHeapSizeRequired_fn)(nvrtcProgram a0, size_t *a1);
-static nvrtcResult nvrtcGetPCHHeapSizeRequired_resolve(nvrtcProgram a0, size_t *a1);
-static _Atomic(nvrtcGetPCHHeapSizeRequired_fn) nvrtcGetPCHHeapSizeRequired_slot = nvrtcGetPCHHeapSizeRequired_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSizeRequired(nvrtcProgram a0, size_t *a1)
-{
-	return atomic_load_explicit(&nvrtcGetPCHHeapSizeRequired_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetPCHHeapSizeRequired_unavailable(nvrtcProgram a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSizeRequired]);
+}
+static nvrtcResult nvrtcGetPCHHeapSizeRequired_resolve(nvrtcProgram a0, size_t *a1);
+static _Atomic(nvrtcGetPCHHeapSizeRequired_fn) nvrtcGetPCHHeapSizeRequired_slot = nvrtcGetPCHHeapSizeRequired_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSizeRequired(nvrtcProgram a0, size_t *a1)
+{
+	return atomic_load_explicit(&nvrtcGetPCHHeapSizeRequired_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetPCHHeapSizeRequired_resolve(nvrtcProgram a0, size_t *a1)
 {
@@ -451,18 +451,18 @@ static nvrtcResult nvrtcGetPCHHeapSizeRequired_resolve(nvrtcProgram a0, size_t *
 
 /* nvrtcGetPTX */
 typedef nvrtcResult (*nvrtcGetPTX_fn)(nvrtcProgram a0, char *a1);
-static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1);
-static _Atomic(nvrtcGetPTX_fn) nvrtcGetPTX_slot = nvrtcGetPTX_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram a0, char *a1)
-{
-	return atomic_load_explicit(&nvrtcGetPTX_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetPTX_unavailable(nvrtcProgram a0, char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTX]);
+}
+static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1);
+static _Atomic(nvrtcGetPTX_fn) nvrtcGetPTX_slot = nvrtcGetPTX_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram a0, char *a1)
+{
+	return atomic_load_explicit(&nvrtcGetPTX_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 {
@@ -477,18 +477,18 @@ static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 
 /* nvrtcGetPTXSize */
 typedef nvrtcResult (*nvrtcGetPTXSize_fn)(nvrtcProgram a0, size_t *a1);
-static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1);
-static _Atomic(nvrtcGetPTXSize_fn) nvrtcGetPTXSize_slot = nvrtcGetPTXSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram a0, size_t *a1)
-{
-	return atomic_load_explicit(&nvrtcGetPTXSize_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetPTXSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
+}
+static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1);
+static _Atomic(nvrtcGetPTXSize_fn) nvrtcGetPTXSize_slot = nvrtcGetPTXSize_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram a0, size_t *a1)
+{
+	return atomic_load_explicit(&nvrtcGetPTXSize_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 {
@@ -503,18 +503,18 @@ static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 
 /* nvrtcGetProgramLog */
 typedef nvrtcResult (*nvrtcGetProgramLog_fn)(nvrtcProgram a0, char *a1);
-static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1);
-static _Atomic(nvrtcGetProgramLog_fn) nvrtcGetProgramLog_slot = nvrtcGetProgramLog_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram a0, char *a1)
-{
-	return atomic_load_explicit(&nvrtcGetProgramLog_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetProgramLog_unavailable(nvrtcProgram a0, char *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
+}
+static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1);
+static _Atomic(nvrtcGetProgramLog_fn) nvrtcGetProgramLog_slot = nvrtcGetProgramLog_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram a0, char *a1)
+{
+	return atomic_load_explicit(&nvrtcGetProgramLog_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 {
@@ -529,18 +529,18 @@ static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 
 /* nvrtcGetProgramLogSize */
 typedef nvrtcResult (*nvrtcGetProgramLogSize_fn)(nvrtcProgram a0, size_t *a1);
-static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1);
-static _Atomic(nvrtcGetProgramLogSize_fn) nvrtcGetProgramLogSize_slot = nvrtcGetProgramLogSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram a0, size_t *a1)
-{
-	return atomic_load_explicit(&nvrtcGetProgramLogSize_slot, memory_order_acquire)(a0, a1);
-}
 static nvrtcResult nvrtcGetProgramLogSize_unavailable(nvrtcProgram a0, size_t *a1)
 {
 	(void)a0;
 	(void)a1;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
+}
+static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1);
+static _Atomic(nvrtcGetProgramLogSize_fn) nvrtcGetProgramLogSize_slot = nvrtcGetProgramLogSize_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram a0, size_t *a1)
+{
+	return atomic_load_explicit(&nvrtcGetProgramLogSize_slot, memory_order_acquire)(a0, a1);
 }
 static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 {
@@ -555,17 +555,17 @@ static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 
 /* nvrtcGetSupportedArchs */
 typedef nvrtcResult (*nvrtcGetSupportedArchs_fn)(int *a0);
-static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0);
-static _Atomic(nvrtcGetSupportedArchs_fn) nvrtcGetSupportedArchs_slot = nvrtcGetSupportedArchs_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *a0)
-{
-	return atomic_load_explicit(&nvrtcGetSupportedArchs_slot, memory_order_acquire)(a0);
-}
 static nvrtcResult nvrtcGetSupportedArchs_unavailable(int *a0)
 {
 	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
+}
+static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0);
+static _Atomic(nvrtcGetSupportedArchs_fn) nvrtcGetSupportedArchs_slot = nvrtcGetSupportedArchs_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *a0)
+{
+	return atomic_load_explicit(&nvrtcGetSupportedArchs_slot, memory_order_acquire)(a0);
 }
 static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 {
@@ -580,12 +580,6 @@ static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 
 /* nvrtcSetFlowCallback */
 typedef nvrtcResult (*nvrtcSetFlowCallback_fn)(nvrtcProgram a0, int (*a1)(void *, void *), void *a2);
-static nvrtcResult nvrtcSetFlowCallback_resolve(nvrtcProgram a0, int (*a1)(void *, void *), void *a2);
-static _Atomic(nvrtcSetFlowCallback_fn) nvrtcSetFlowCallback_slot = nvrtcSetFlowCallback_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram a0, int (*a1)(void *, void *), void *a2)
-{
-	return atomic_load_explicit(&nvrtcSetFlowCallback_slot, memory_order_acquire)(a0, a1, a2);
-}
 static nvrtcResult nvrtcSetFlowCallback_unavailable(nvrtcProgram a0, int (*a1)(void *, void *), void *a2)
 {
 	(void)a0;
@@ -593,6 +587,12 @@ static nvrtcResult nvrtcSetFlowCallback_unavailable(nvrtcProgram a0, int (*a1)(v
 	(void)a2;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcSetFlowCallback]);
+}
+static nvrtcResult nvrtcSetFlowCallback_resolve(nvrtcProgram a0, int (*a1)(void *, void *), void *a2);
+static _Atomic(nvrtcSetFlowCallback_fn) nvrtcSetFlowCallback_slot = nvrtcSetFlowCallback_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram a0, int (*a1)(void *, void *), void *a2)
+{
+	return atomic_load_explicit(&nvrtcSetFlowCallback_slot, memory_order_acquire)(a0, a1, a2);
 }
 static nvrtcResult nvrtcSetFlowCallback_resolve(nvrtcProgram a0, int (*a1)(void *, void *), void *a2)
 {
@@ -607,17 +607,17 @@ static nvrtcResult nvrtcSetFlowCallback_resolve(nvrtcProgram a0, int (*a1)(void 
 
 /* nvrtcSetPCHHeapSize */
 typedef nvrtcResult (*nvrtcSetPCHHeapSize_fn)(size_t a0);
-static nvrtcResult nvrtcSetPCHHeapSize_resolve(size_t a0);
-static _Atomic(nvrtcSetPCHHeapSize_fn) nvrtcSetPCHHeapSize_slot = nvrtcSetPCHHeapSize_resolve;
-CUDASTUB_EXPORT nvrtcResult nvrtcSetPCHHeapSize(size_t a0)
-{
-	return atomic_load_explicit(&nvrtcSetPCHHeapSize_slot, memory_order_acquire)(a0);
-}
 static nvrtcResult nvrtcSetPCHHeapSize_unavailable(size_t a0)
 {
 	(void)a0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcSetPCHHeapSize]);
+}
+static nvrtcResult nvrtcSetPCHHeapSize_resolve(size_t a0);
+static _Atomic(nvrtcSetPCHHeapSize_fn) nvrtcSetPCHHeapSize_slot = nvrtcSetPCHHeapSize_resolve;
+CUDASTUB_EXPORT nvrtcResult nvrtcSetPCHHeapSize(size_t a0)
+{
+	return atomic_load_explicit(&nvrtcSetPCHHeapSize_slot, memory_order_acquire)(a0);
 }
 static nvrtcResult nvrtcSetPCHHeapSize_resolve(size_t a0)
 {

@@ -1,0 +1,317 @@
+/*
+ * cudaStreamGetCaptureInfo: a capturing stream's state, in three shapes.
+ *
+ *   11.x        cudaError_t cudaStreamGetCaptureInfo[_ptsz](cudaStream_t stream,
+ *                       enum cudaStreamCaptureStatus *pCaptureStatus, unsigned long long *pId);
+ *               (12.x still exports it under that name, but declares it no more)
+ *   11.3+, 12.x cudaError_t cudaStreamGetCaptureInfo_v2[_ptsz](cudaStream_t stream,
+ *                       enum cudaStreamCaptureStatus *captureStatus_out,
+ *                       unsigned long long *id_out, cudaGraph_t *graph_out,
+ *                       const cudaGraphNode_t **dependencies_out,
+ *                       size_t *numDependencies_out);
+ *   12.3+       cudaError_t cudaStreamGetCaptureInfo_v3[_ptsz](... as _v2 ...,
+ *                       const cudaGraphNode_t **dependencies_out,
+ *                       const cudaGraphEdgeData **edgeData_out,
+ *                       size_t *numDependencies_out);
+ *   13.0        cudaStreamGetCaptureInfo[_ptsz] with _v3's prototype; _v2 and _v3 gone.
+ *
+ * Rule. Fewer outputs to more: the missing ones are passed as NULL, which
+ * every form documents as "not wanted". More outputs to fewer (a runtime
+ * without _v3): a runtime that cannot attach data to an edge has only plain
+ * edges, so edgeData_out is pointed at an array of zeroed cudaGraphEdgeData
+ * parallel to dependencies_out (read-only, shared, never freed: the headers
+ * promise the array only until the next call on the stream). Its size bounds
+ * the dependencies it can describe; more than that is cudaErrorNotSupported.
+ * edgeData_out without dependencies_out is cudaErrorInvalidValue, as the
+ * 12.3 and 13.0 headers require, and nothing is called.
+ *
+ *   13-ABI stub on 12    _v3 as it is (12.3+), else _v2 with zeroed edge data
+ *   13-ABI stub on 11    _v2 with zeroed edge data
+ *   12-ABI _v3 on 13     13's plain name as it is; on 11 or 12.0-12.2: as above
+ *   12-/11-ABI _v2 on 13 13's plain name, edgeData_out NULL
+ *   11-ABI plain on 12   12's _v2 (graph and dependencies NULL)
+ *   11-ABI plain on 13   13's plain name (graph, dependencies, edge data NULL)
+ * The legacy three-output symbol that 11 and 12 export is never called by a
+ * stub of another ABI.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "adapt_loaded.h"
+
+/* The loaded runtime's forms. The edge-data parameter is a pointer whatever
+ * it points to; it is spelled const void ** because 11.8 has no
+ * cudaGraphEdgeData, and every caller below passes NULL for it. */
+typedef cudaError_t (*capture_v2_fn)(cudaStream_t, enum cudaStreamCaptureStatus *,
+				     unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **,
+				     size_t *);
+typedef cudaError_t (*capture_edges_fn)(cudaStream_t, enum cudaStreamCaptureStatus *,
+					unsigned long long *, cudaGraph_t *,
+					const cudaGraphNode_t **, const void **edge_data, size_t *);
+
+static const char *const v2_names[2] = {"cudaStreamGetCaptureInfo_v2",
+					"cudaStreamGetCaptureInfo_v2_ptsz"};
+/* [0] legacy stream, [1] _ptsz */
+static _Atomic(capture_v2_fn) capture_v2[2];
+
+static void *use_v2(const char *name, int ptsz, void *adapter)
+{
+	capture_v2_fn fn;
+
+	*(void **)&fn = adapt_loaded_symbol(v2_names[ptsz]);
+	if (!fn)
+		return NULL;
+	atomic_store_explicit(&capture_v2[ptsz], fn, memory_order_relaxed);
+	return adapt_chosen(name, v2_names[ptsz], adapter);
+}
+
+#if CUDART_VERSION < 13000
+static const char *const plain_names[2] = {"cudaStreamGetCaptureInfo",
+					   "cudaStreamGetCaptureInfo_ptsz"};
+static _Atomic(capture_edges_fn) capture_edges[2];
+
+/* 13's form, for callers with fewer outputs. */
+static void *use_13(const char *name, int ptsz, void *adapter)
+{
+	capture_edges_fn fn;
+
+	if (adapt_loaded_major() != 13)
+		return NULL;
+	*(void **)&fn = adapt_loaded_symbol(plain_names[ptsz]);
+	if (!fn)
+		return NULL;
+	atomic_store_explicit(&capture_edges[ptsz], fn, memory_order_relaxed);
+	return adapt_chosen(name, plain_names[ptsz], adapter);
+}
+#endif
+
+/* ---- callers with edge data: the 13-ABI plain names, the 12-ABI _v3 ---- */
+#if CUDART_VERSION >= 12030
+
+/* Every edge of a runtime without edge data: type default, ports 0. */
+enum { PLAIN_EDGES_MAX = 1024 };
+typedef cudaError_t (*capture_v3_fn)(cudaStream_t, enum cudaStreamCaptureStatus *,
+				     unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **,
+				     const cudaGraphEdgeData **, size_t *);
+static const cudaGraphEdgeData plain_edges[PLAIN_EDGES_MAX];
+
+static cudaError_t with_plain_edges(int ptsz, cudaStream_t stream,
+				    enum cudaStreamCaptureStatus *captureStatus_out,
+				    unsigned long long *id_out, cudaGraph_t *graph_out,
+				    const cudaGraphNode_t **dependencies_out,
+				    const cudaGraphEdgeData **edgeData_out,
+				    size_t *numDependencies_out)
+{
+	size_t count = 0;
+	size_t *num = numDependencies_out ? numDependencies_out : &count;
+	cudaError_t rc;
+
+	if (edgeData_out && !dependencies_out)
+		return cudaErrorInvalidValue;
+	rc = atomic_load_explicit(&capture_v2[ptsz], memory_order_relaxed)(
+		stream, captureStatus_out, id_out, graph_out, dependencies_out,
+		edgeData_out ? num : numDependencies_out);
+	if (rc != cudaSuccess || !edgeData_out)
+		return rc;
+	if (*num > PLAIN_EDGES_MAX)
+		return cudaErrorNotSupported;
+	*edgeData_out = plain_edges;
+	return rc;
+}
+
+static cudaError_t with_plain_edges_legacy(cudaStream_t stream,
+					   enum cudaStreamCaptureStatus *captureStatus_out,
+					   unsigned long long *id_out, cudaGraph_t *graph_out,
+					   const cudaGraphNode_t **dependencies_out,
+					   const cudaGraphEdgeData **edgeData_out,
+					   size_t *numDependencies_out)
+{
+	return with_plain_edges(0, stream, captureStatus_out, id_out, graph_out, dependencies_out,
+				edgeData_out, numDependencies_out);
+}
+
+static cudaError_t with_plain_edges_ptsz(cudaStream_t stream,
+					 enum cudaStreamCaptureStatus *captureStatus_out,
+					 unsigned long long *id_out, cudaGraph_t *graph_out,
+					 const cudaGraphNode_t **dependencies_out,
+					 const cudaGraphEdgeData **edgeData_out,
+					 size_t *numDependencies_out)
+{
+	return with_plain_edges(1, stream, captureStatus_out, id_out, graph_out, dependencies_out,
+				edgeData_out, numDependencies_out);
+}
+
+/* An edge-data caller on a runtime that may lack edge data: the runtime's
+ * own edge-data form `same` if it has it, else _v2 with plain edges. */
+static void *edges_on(const char *name, const char *same, int ptsz)
+{
+	static const capture_v3_fn adapters[2] = {with_plain_edges_legacy, with_plain_edges_ptsz};
+	int major = adapt_loaded_major();
+	void *fn = NULL;
+
+	if (major == 12 || major == 13)
+		fn = adapt_chosen(name, same, adapt_loaded_symbol(same));
+	if (!fn && (major == 12 || major == 11))
+		fn = use_v2(name, ptsz, (void *)adapters[ptsz]);
+	return fn;
+}
+
+#endif /* edge-data callers */
+
+/* ---- _v2 callers: the 11- and 12-ABI _v2 names ---- */
+#if CUDART_VERSION < 13000
+
+static cudaError_t v2_by_13(int ptsz, cudaStream_t stream,
+			    enum cudaStreamCaptureStatus *captureStatus_out,
+			    unsigned long long *id_out, cudaGraph_t *graph_out,
+			    const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out)
+{
+	return atomic_load_explicit(&capture_edges[ptsz], memory_order_relaxed)(
+		stream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
+		numDependencies_out);
+}
+
+static cudaError_t v2_by_13_legacy(cudaStream_t stream,
+				   enum cudaStreamCaptureStatus *captureStatus_out,
+				   unsigned long long *id_out, cudaGraph_t *graph_out,
+				   const cudaGraphNode_t **dependencies_out,
+				   size_t *numDependencies_out)
+{
+	return v2_by_13(0, stream, captureStatus_out, id_out, graph_out, dependencies_out,
+			numDependencies_out);
+}
+
+static cudaError_t v2_by_13_ptsz(cudaStream_t stream,
+				 enum cudaStreamCaptureStatus *captureStatus_out,
+				 unsigned long long *id_out, cudaGraph_t *graph_out,
+				 const cudaGraphNode_t **dependencies_out,
+				 size_t *numDependencies_out)
+{
+	return v2_by_13(1, stream, captureStatus_out, id_out, graph_out, dependencies_out,
+			numDependencies_out);
+}
+
+cudaStreamGetCaptureInfo_v2_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2(void)
+{
+	cudaStreamGetCaptureInfo_v2_fn fn;
+
+	*(void **)&fn = use_13("cudaStreamGetCaptureInfo_v2", 0, (void *)v2_by_13_legacy);
+	return fn;
+}
+
+cudaStreamGetCaptureInfo_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz(void)
+{
+	cudaStreamGetCaptureInfo_v2_ptsz_fn fn;
+
+	*(void **)&fn = use_13("cudaStreamGetCaptureInfo_v2_ptsz", 1, (void *)v2_by_13_ptsz);
+	return fn;
+}
+
+#endif /* _v2 callers */
+
+/* ---- the hooks of the plain names and of _v3 ---- */
+#if CUDART_VERSION >= 13000
+
+cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(void)
+{
+	cudaStreamGetCaptureInfo_fn fn;
+
+	*(void **)&fn = edges_on("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v3", 0);
+	return fn;
+}
+
+cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(void)
+{
+	cudaStreamGetCaptureInfo_ptsz_fn fn;
+
+	*(void **)&fn =
+		edges_on("cudaStreamGetCaptureInfo_ptsz", "cudaStreamGetCaptureInfo_v3_ptsz", 1);
+	return fn;
+}
+
+#elif CUDART_VERSION >= 12030
+
+cudaStreamGetCaptureInfo_v3_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3(void)
+{
+	cudaStreamGetCaptureInfo_v3_fn fn;
+
+	*(void **)&fn = edges_on("cudaStreamGetCaptureInfo_v3",
+				 adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo"
+							    : "cudaStreamGetCaptureInfo_v3",
+				 0);
+	return fn;
+}
+
+cudaStreamGetCaptureInfo_v3_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3_ptsz(void)
+{
+	cudaStreamGetCaptureInfo_v3_ptsz_fn fn;
+
+	*(void **)&fn = edges_on("cudaStreamGetCaptureInfo_v3_ptsz",
+				 adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo_ptsz"
+							    : "cudaStreamGetCaptureInfo_v3_ptsz",
+				 1);
+	return fn;
+}
+
+#elif CUDART_VERSION < 12000
+
+/* The 11-ABI three-output form: 12's _v2 or 13's form, the rest NULL. */
+static cudaError_t status_and_id(int ptsz, cudaStream_t stream,
+				 enum cudaStreamCaptureStatus *pCaptureStatus,
+				 unsigned long long *pId)
+{
+	/* One of the two is set: the loaded major never changes. */
+	capture_edges_fn with_edges =
+		atomic_load_explicit(&capture_edges[ptsz], memory_order_relaxed);
+
+	if (with_edges)
+		return with_edges(stream, pCaptureStatus, pId, NULL, NULL, NULL, NULL);
+	return atomic_load_explicit(&capture_v2[ptsz], memory_order_relaxed)(stream, pCaptureStatus,
+									     pId, NULL, NULL, NULL);
+}
+
+static cudaError_t status_and_id_legacy(cudaStream_t stream,
+					enum cudaStreamCaptureStatus *pCaptureStatus,
+					unsigned long long *pId)
+{
+	return status_and_id(0, stream, pCaptureStatus, pId);
+}
+
+static cudaError_t status_and_id_ptsz(cudaStream_t stream,
+				      enum cudaStreamCaptureStatus *pCaptureStatus,
+				      unsigned long long *pId)
+{
+	return status_and_id(1, stream, pCaptureStatus, pId);
+}
+
+static void *three_outputs_on(const char *name, int ptsz, void *adapter)
+{
+	int major = adapt_loaded_major();
+
+	if (major == 13)
+		return use_13(name, ptsz, adapter);
+	if (major == 12)
+		return use_v2(name, ptsz, adapter);
+	return NULL;
+}
+
+cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(void)
+{
+	cudaStreamGetCaptureInfo_fn fn;
+
+	*(void **)&fn =
+		three_outputs_on("cudaStreamGetCaptureInfo", 0, (void *)status_and_id_legacy);
+	return fn;
+}
+
+cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(void)
+{
+	cudaStreamGetCaptureInfo_ptsz_fn fn;
+
+	*(void **)&fn =
+		three_outputs_on("cudaStreamGetCaptureInfo_ptsz", 1, (void *)status_and_id_ptsz);
+	return fn;
+}
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * cudaGraphExecUpdate: 12.0 gathered the two outputs into a struct and added
+ * a third.
+ *
+ *   11.x        cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+ *                       cudaGraphNode_t *hErrorNode_out,
+ *                       enum cudaGraphExecUpdateResult *updateResult_out);
+ *   12.x, 13.0  cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+ *                       cudaGraphExecUpdateResultInfo *resultInfo);
+ *               struct cudaGraphExecUpdateResultInfo_st { enum cudaGraphExecUpdateResult result;
+ *                       cudaGraphNode_t errorNode; cudaGraphNode_t errorFromNode; };
+ *
+ * Rule. 11-ABI stub on 12 or 13: the runtime fills a resultInfo of the
+ * stub's own; result goes to *updateResult_out and errorNode to
+ * *hErrorNode_out (when given). errorFromNode has no place in 11 and is
+ * dropped. Without updateResult_out the runtime is passed a NULL resultInfo
+ * and gives its own verdict. An output the runtime does not write keeps the
+ * caller's value. 12- or 13-ABI stub on 11: 11 fills the two
+ * outputs; errorFromNode, which 11 does not know, is NULL. A NULL resultInfo
+ * is passed on as two NULL outputs. enum cudaGraphExecUpdateResult has the
+ * same values (0 to 8) in 11.8, 12.4 and 13.0.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "adapt_loaded.h"
+
+#if CUDART_VERSION < 12000
+
+/* cudaGraphExecUpdateResultInfo as the 12.4 and 13.0 records give it (size
+ * 24: result 0, an enum; errorNode 8; errorFromNode 16). It has one layout
+ * wherever it exists, so no layout constant is generated for it. */
+struct update_result_info_12 {
+	enum cudaGraphExecUpdateResult result;
+	cudaGraphNode_t errorNode;
+	cudaGraphNode_t errorFromNode;
+};
+_Static_assert(sizeof(struct update_result_info_12) == 24, "cudaGraphExecUpdateResultInfo size");
+_Static_assert(offsetof(struct update_result_info_12, errorNode) == 8, "errorNode");
+_Static_assert(offsetof(struct update_result_info_12, errorFromNode) == 16, "errorFromNode");
+
+typedef cudaError_t (*update_12_fn)(cudaGraphExec_t, cudaGraph_t, struct update_result_info_12 *);
+static _Atomic(update_12_fn) update_12;
+
+static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+					 cudaGraphNode_t *hErrorNode_out,
+					 enum cudaGraphExecUpdateResult *updateResult_out)
+{
+	struct update_result_info_12 info = {cudaGraphExecUpdateSuccess, NULL, NULL};
+	cudaError_t rc;
+
+	/* What the runtime leaves alone, the caller gets back unchanged. */
+	if (updateResult_out)
+		info.result = *updateResult_out;
+	if (hErrorNode_out)
+		info.errorNode = *hErrorNode_out;
+	rc = atomic_load_explicit(&update_12, memory_order_relaxed)(
+		hGraphExec, hGraph, updateResult_out ? &info : NULL);
+	if (updateResult_out)
+		*updateResult_out = info.result;
+	if (updateResult_out && hErrorNode_out)
+		*hErrorNode_out = info.errorNode;
+	return rc;
+}
+
+cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void)
+{
+	cudaGraphExecUpdate_fn adapter = update_by_result_info;
+	update_12_fn fn;
+	int major = adapt_loaded_major();
+
+	if (major != 12 && major != 13)
+		return NULL;
+	*(void **)&fn = adapt_loaded_symbol("cudaGraphExecUpdate");
+	if (!fn)
+		return NULL;
+	atomic_store_explicit(&update_12, fn, memory_order_relaxed);
+	adapt_chosen("cudaGraphExecUpdate", "the resultInfo form", (void *)adapter);
+	return adapter;
+}
+
+#else /* a 12- or 13-ABI caller */
+
+typedef cudaError_t (*update_11_fn)(cudaGraphExec_t, cudaGraph_t, cudaGraphNode_t *,
+				    enum cudaGraphExecUpdateResult *);
+static _Atomic(update_11_fn) update_11;
+
+static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+					 cudaGraphExecUpdateResultInfo *resultInfo)
+{
+	update_11_fn fn = atomic_load_explicit(&update_11, memory_order_relaxed);
+	cudaGraphNode_t node;
+	enum cudaGraphExecUpdateResult result;
+	cudaError_t rc;
+
+	if (!resultInfo)
+		return fn(hGraphExec, hGraph, NULL, NULL);
+	/* What the runtime leaves alone, the caller gets back unchanged. */
+	node = resultInfo->errorNode;
+	result = resultInfo->result;
+	rc = fn(hGraphExec, hGraph, &node, &result);
+	resultInfo->result = result;
+	resultInfo->errorNode = node;
+	resultInfo->errorFromNode = NULL;
+	return rc;
+}
+
+cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void)
+{
+	update_11_fn fn;
+
+	if (adapt_loaded_major() != 11)
+		return NULL;
+	*(void **)&fn = adapt_loaded_symbol("cudaGraphExecUpdate");
+	if (!fn)
+		return NULL;
+	atomic_store_explicit(&update_11, fn, memory_order_relaxed);
+	adapt_chosen("cudaGraphExecUpdate", "the two-output form", (void *)update_by_two_outputs);
+	return update_by_two_outputs;
+}
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * cudaGraphInstantiate: 12.0 replaced the error node and log buffer with
+ * flags.
+ *
+ *   11.x        cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
+ *                       cudaGraph_t graph, cudaGraphNode_t *pErrorNode,
+ *                       char *pLogBuffer, size_t bufferSize);
+ *   11.4+       cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+ *                       cudaGraph_t graph, unsigned long long flags);
+ *   12.x, 13.0  cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec,
+ *                       cudaGraph_t graph, unsigned long long flags);
+ *               cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
+ *                       cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams);
+ *
+ * Rule, 11-ABI stub on 12 or 13: cudaGraphInstantiateWithParams with flags 0
+ * and no upload stream, the only form that still reports an error node.
+ * errNode_out goes to *pErrorNode (when given). On failure the log buffer,
+ * when given, gets one line naming result_out, cut to bufferSize bytes with
+ * its terminating NUL; the runtime's own diagnostics have no 12 equivalent.
+ *
+ * Rule, 12- or 13-ABI stub on 11: cudaGraphInstantiateWithFlags, whose
+ * prototype is the same. Of the flags, 11.8 knows AutoFreeOnLaunch and
+ * UseNodePriority; Upload and DeviceLaunch (12.0) cannot be said to it:
+ * cudaErrorNotSupported, nothing called. A runtime older than 11.4, without
+ * WithFlags, gets the 11 form when flags is 0, else cudaErrorNotSupported.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "adapt_loaded.h"
+
+/* The values of 12.0's and 13.0's enum cudaGraphInstantiateFlags. */
+enum { FLAG_UPLOAD = 2, FLAG_DEVICE_LAUNCH = 4 };
+#if CUDART_VERSION >= 12000
+_Static_assert((int)cudaGraphInstantiateFlagUpload == FLAG_UPLOAD,
+	       "cudaGraphInstantiateFlagUpload");
+_Static_assert((int)cudaGraphInstantiateFlagDeviceLaunch == FLAG_DEVICE_LAUNCH,
+	       "cudaGraphInstantiateFlagDeviceLaunch");
+#endif
+
+#if CUDART_VERSION < 12000
+
+/* struct cudaGraphInstantiateParams_st as the 12.4 and 13.0 records give it
+ * (size 32: flags 0, uploadStream 8, errNode_out 16, result_out 24, an enum).
+ * It has one layout wherever it exists, so no layout constant is generated
+ * for it; the offsets below are checked against the records' numbers. */
+struct instantiate_params_12 {
+	unsigned long long flags;
+	cudaStream_t uploadStream;
+	cudaGraphNode_t errNode_out;
+	int result_out;
+};
+_Static_assert(sizeof(struct instantiate_params_12) == 32, "cudaGraphInstantiateParams size");
+_Static_assert(offsetof(struct instantiate_params_12, uploadStream) == 8, "uploadStream");
+_Static_assert(offsetof(struct instantiate_params_12, errNode_out) == 16, "errNode_out");
+_Static_assert(offsetof(struct instantiate_params_12, result_out) == 24, "result_out");
+
+typedef cudaError_t (*with_params_fn)(cudaGraphExec_t *, cudaGraph_t,
+				      struct instantiate_params_12 *);
+static _Atomic(with_params_fn) with_params;
+
+static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+					 cudaGraphNode_t *pErrorNode, char *pLogBuffer,
+					 size_t bufferSize)
+{
+	struct instantiate_params_12 params = {0, NULL, NULL, 0};
+	cudaError_t rc;
+
+	rc = atomic_load_explicit(&with_params, memory_order_relaxed)(pGraphExec, graph, &params);
+	if (rc != cudaSuccess && pErrorNode)
+		*pErrorNode = params.errNode_out;
+	if (rc != cudaSuccess && pLogBuffer && bufferSize > 0)
+		snprintf(pLogBuffer, bufferSize,
+			 "cudaGraphInstantiateWithParams failed: cudaGraphInstantiateResult %d",
+			 params.result_out);
+	return rc;
+}
+
+cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void)
+{
+	cudaGraphInstantiate_fn adapter = instantiate_by_params;
+	with_params_fn fn;
+	int major = adapt_loaded_major();
+
+	if (major != 12 && major != 13)
+		return NULL;
+	*(void **)&fn = adapt_loaded_symbol("cudaGraphInstantiateWithParams");
+	if (!fn)
+		return NULL;
+	atomic_store_explicit(&with_params, fn, memory_order_relaxed);
+	adapt_chosen("cudaGraphInstantiate", "cudaGraphInstantiateWithParams", (void *)adapter);
+	return adapter;
+}
+
+#else /* a 12- or 13-ABI caller */
+
+typedef cudaError_t (*with_flags_fn)(cudaGraphExec_t *, cudaGraph_t, unsigned long long);
+typedef cudaError_t (*instantiate_11_fn)(cudaGraphExec_t *, cudaGraph_t, cudaGraphNode_t *, char *,
+					 size_t);
+static _Atomic(with_flags_fn) with_flags;
+static _Atomic(instantiate_11_fn) instantiate_11;
+
+static cudaError_t instantiate_on_11(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+				     unsigned long long flags)
+{
+	with_flags_fn by_flags = atomic_load_explicit(&with_flags, memory_order_relaxed);
+
+	if (flags & (FLAG_UPLOAD | FLAG_DEVICE_LAUNCH))
+		return cudaErrorNotSupported;
+	if (by_flags)
+		return by_flags(pGraphExec, graph, flags);
+	if (flags != 0)
+		return cudaErrorNotSupported;
+	return atomic_load_explicit(&instantiate_11, memory_order_relaxed)(pGraphExec, graph, NULL,
+									   NULL, 0);
+}
+
+cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void)
+{
+	with_flags_fn by_flags;
+	instantiate_11_fn old;
+
+	if (adapt_loaded_major() != 11)
+		return NULL;
+	*(void **)&by_flags = adapt_loaded_symbol("cudaGraphInstantiateWithFlags");
+	*(void **)&old = adapt_loaded_symbol("cudaGraphInstantiate");
+	if (!by_flags && !old)
+		return NULL;
+	atomic_store_explicit(&with_flags, by_flags, memory_order_relaxed);
+	atomic_store_explicit(&instantiate_11, old, memory_order_relaxed);
+	adapt_chosen("cudaGraphInstantiate",
+		     by_flags ? "cudaGraphInstantiateWithFlags" : "11's cudaGraphInstantiate",
+		     (void *)instantiate_on_11);
+	return instantiate_on_11;
+}
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * adapt_entry_point.c: cudaGetDriverEntryPoint[_ptsz] between 11's form
+ * (a missing symbol is cudaErrorSymbolNotFound) and 12's (cudaSuccess, a
+ * NULL pointer and a status), and the pinning of the caller's CUDA version
+ * through cudaGetDriverEntryPointByVersion where the runtime has it.
+ *
+ * The fakes find every symbol but "cuMissing", at &fake_driver_function.
+ * Fake arguments: 11      symbol, funcPtr, flags
+ *                 12, 13  symbol, funcPtr, version (0: not ByVersion),
+ *                         flags, status
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+
+#include "adapters_memory.h"
+
+typedef cudaError_t (*entry_11_fn)(const char *, void **, unsigned long long);
+typedef cudaError_t (*entry_status_fn)(const char *, void **, unsigned long long,
+				       enum cudaDriverEntryPointQueryResult *);
+
+/* ---- child scenarios ---- */
+
+static int entry_status(void)
+{
+	entry_status_fn fn = (entry_status_fn)am_symbol("cudaGetDriverEntryPoint");
+	entry_status_fn ptsz = (entry_status_fn)am_symbol("cudaGetDriverEntryPoint_ptsz");
+	enum cudaDriverEntryPointQueryResult status = cudaDriverEntryPointVersionNotSufficent;
+	void *p = (void *)0x1;
+
+	am_report("found", fn("cuMemAlloc", &p, cudaEnableDefault, &status));
+	printf("found.fp=%d\nfound.status=%d\n", p != NULL && p != (void *)0x1, (int)status);
+	p = (void *)0x1;
+	am_report("missing", fn("cuMissing", &p, cudaEnableDefault, &status));
+	printf("missing.fp_null=%d\nmissing.status=%d\n", p == NULL, (int)status);
+	am_report("nostatus", fn("cuMissing", &p, cudaEnableDefault, NULL));
+	am_report("ptsz", ptsz("cuMemAlloc", &p, cudaEnablePerThreadDefaultStream, &status));
+	printf("ptsz.status=%d\n", (int)status);
+	return 0;
+}
+
+static int entry_11(void)
+{
+	entry_11_fn fn = (entry_11_fn)am_symbol("cudaGetDriverEntryPoint");
+	entry_11_fn ptsz = (entry_11_fn)am_symbol("cudaGetDriverEntryPoint_ptsz");
+	void *p = NULL;
+
+	am_report("found", fn("cuMemAlloc", &p, cudaEnableLegacyStream));
+	printf("found.fp=%d\n", p != NULL);
+	am_report("missing", fn("cuMissing", &p, cudaEnableDefault));
+	printf("missing.fp_null=%d\n", p == NULL);
+	am_report("ptsz", ptsz("cuMemAlloc", &p, cudaEnablePerThreadDefaultStream));
+	return 0;
+}
+
+/* ---- checks ---- */
+
+static void check_status_on_11(int abi)
+{
+	struct ts_child c;
+
+	if (!am_run(abi, 11, "entry_status", &c))
+		return;
+	AM_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AM_EXPECT(&c, "found.rc", cudaSuccess);
+	AM_EXPECT(&c, "found.arg2", cudaEnableDefault);
+	AM_EXPECT(&c, "found.fp", 1);
+	AM_EXPECT(&c, "found.status", cudaDriverEntryPointSuccess);
+	/* 11's cudaErrorSymbolNotFound, said as 12 says it */
+	AM_EXPECT(&c, "missing.rc", cudaSuccess);
+	AM_EXPECT(&c, "missing.fp_null", 1);
+	AM_EXPECT(&c, "missing.status", cudaDriverEntryPointSymbolNotFound);
+	AM_EXPECT(&c, "nostatus.rc", cudaSuccess);
+	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
+	AM_EXPECT(&c, "ptsz.arg2", cudaEnablePerThreadDefaultStream);
+	AM_EXPECT(&c, "ptsz.status", cudaDriverEntryPointSuccess);
+}
+
+static void test_13_on_11(void)
+{
+	check_status_on_11(13);
+}
+
+static void test_12_on_11(void)
+{
+	check_status_on_11(12);
+}
+
+static void test_11_on_13_pins_its_version(void)
+{
+	struct ts_child c;
+
+	if (!am_run(11, 13, "entry_11", &c))
+		return;
+	AM_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
+	AM_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AM_EXPECT(&c, "found.rc", cudaSuccess);
+	AM_EXPECT(&c, "found.arg2", 11080);
+	AM_EXPECT(&c, "found.arg3", cudaEnableLegacyStream);
+	AM_EXPECT(&c, "found.fp", 1);
+	AM_EXPECT(&c, "missing.rc", cudaErrorSymbolNotFound);
+	AM_EXPECT(&c, "missing.fp_null", 1);
+	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
+	AM_EXPECT(&c, "ptsz.arg2", 11080);
+	AM_EXPECT(&c, "ptsz.arg3", cudaEnablePerThreadDefaultStream);
+}
+
+static void test_11_on_12_4_takes_status_form(void)
+{
+	struct ts_child c;
+
+	/* 12.4 has no ByVersion (12.5 added it) */
+	if (!am_run(11, 12, "entry_11", &c))
+		return;
+	AM_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AM_EXPECT(&c, "found.rc", cudaSuccess);
+	AM_EXPECT(&c, "found.arg2", 0);
+	AM_EXPECT(&c, "found.arg3", cudaEnableLegacyStream);
+	AM_EXPECT(&c, "missing.rc", cudaErrorSymbolNotFound);
+	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = am_suite("driver entry point adapters");
+
+	if (!s)
+		return;
+	CU_add_test(s, "13 on 11: status from 11's answer", test_13_on_11);
+	CU_add_test(s, "12 on 11: status from 11's answer", test_12_on_11);
+	CU_add_test(s, "11 on 13: ByVersion 11080", test_11_on_13_pins_its_version);
+	CU_add_test(s, "11 on 12.4: status form", test_11_on_12_4_takes_status_form);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {
+		{"entry_status", entry_status}, {"entry_11", entry_11}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,140 @@
+/*
+ * cudastub info shows the driver the runtime stub's choice rested on, and
+ * why: "driver_version" and "choice" in each JSON entry, a "driver:" line
+ * in the text. With Debian's 550 driver (CUDA 12.4) and the 12.4 runtime on
+ * LD_LIBRARY_PATH, and the 13.0 runtime under CUDA_HOME, the report says
+ * 12040 and why 12.4 was taken; with no driver, 0, null, and 13.0.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_run.h"
+#include "cudart_test.h"
+
+static const char *const text_args[] = {"info", NULL};
+
+/* LD_LIBRARY_PATH (the driver's folder first, when with_driver) and
+ * CUDA_HOME; 0 after reporting a missing fixture. */
+static int environment(struct ct_env *env, int with_driver)
+{
+	char driver[PATH_MAX], rt12[PATH_MAX], rt13[PATH_MAX], *cut;
+
+	if (!ct_driver_dir(driver, sizeof driver) ||
+	    !ct_runtime_dir(&ct_runtimes[1], rt12, sizeof rt12) ||
+	    !ct_runtime_dir(&ct_runtimes[2], rt13, sizeof rt13))
+		return 0;
+	cut = strrchr(rt13, '/'); /* <toolkit>/lib64 -> <toolkit> */
+	if (cut)
+		*cut = '\0';
+	if (with_driver)
+		ct_env_add(env, "LD_LIBRARY_PATH=%s:%s", driver, rt12);
+	else
+		ct_env_add(env, "LD_LIBRARY_PATH=%s", rt12);
+	ct_env_add(env, "CUDA_HOME=%s", rt13);
+	return 1;
+}
+
+/* Every entry has both keys, of the right type. */
+static void check_shape(const struct jv *doc)
+{
+	const struct jv *libs = jv_get(doc, "libraries");
+
+	CU_ASSERT_FATAL(libs && libs->type == JV_ARRAY && libs->count > 0);
+	for (size_t i = 0; i < libs->count; i++) {
+		const struct jv *l = libs->items[i];
+		const struct jv *v = jv_get(l, "driver_version");
+
+		CU_ASSERT(v && v->type == JV_NUMBER);
+		CU_ASSERT(jv_str(l, "choice") || jv_is_null(l, "choice"));
+	}
+}
+
+static void test_json_with_driver(void)
+{
+	struct ct_env env = {0};
+	struct ts_child out;
+	const struct jv *l;
+	struct jv *doc;
+
+	if (!environment(&env, 1))
+		return;
+	doc = cli_info_json_at(CT_CLI, env.list, &out);
+	check_shape(doc);
+	l = jv_library(doc, "cudart");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	CU_ASSERT_STRING_EQUAL(jv_str(l, "state"), "loaded");
+	CU_ASSERT_EQUAL(jv_num(l, "major", -1), 12);
+	CU_ASSERT_EQUAL(jv_num(l, "minor", -1), 4);
+	CU_ASSERT_EQUAL(jv_num(l, "driver_version", -1), 12040);
+	CU_ASSERT_PTR_NOT_NULL(jv_str(l, "choice") ? strstr(jv_str(l, "choice"), "12.4") : NULL);
+	/* NVRTC's choice does not consult the driver */
+	l = jv_library(doc, "nvrtc");
+	if (l) {
+		CU_ASSERT_EQUAL(jv_num(l, "driver_version", -1), 0);
+		CU_ASSERT(jv_is_null(l, "choice"));
+	}
+	jv_free(doc);
+}
+
+static void test_json_without_driver(void)
+{
+	struct ct_env env = {0};
+	struct ts_child out;
+	const struct jv *l;
+	struct jv *doc;
+
+	if (!environment(&env, 0))
+		return;
+	if (ct_machine_has_driver()) {
+		ts_unavailable("this machine has a driver (libcuda.so.1); the no-driver report "
+			       "needs a machine without one");
+		return;
+	}
+	doc = cli_info_json_at(CT_CLI, env.list, &out);
+	check_shape(doc);
+	l = jv_library(doc, "cudart");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	CU_ASSERT_EQUAL(jv_num(l, "major", -1), 13);
+	CU_ASSERT_EQUAL(jv_num(l, "driver_version", -1), 0);
+	CU_ASSERT(jv_is_null(l, "choice"));
+	jv_free(doc);
+}
+
+static void test_text(void)
+{
+	struct ct_env with = {0}, without = {0};
+	struct ts_child out;
+	const char *line;
+
+	if (!environment(&with, 1) || !environment(&without, 0))
+		return;
+	CU_ASSERT_EQUAL_FATAL(cli_run(CT_CLI, text_args, with.list, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "driver: CUDA 12.4 (cuDriverGetVersion 12040)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "runtimes up to 12 searched first"));
+	if (ct_machine_has_driver())
+		return;
+	CU_ASSERT_EQUAL_FATAL(cli_run(CT_CLI, text_args, without.list, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	line = strstr(out.out, "driver: none consulted");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+	/* one driver line, the runtime's: NVRTC's choice has none */
+	CU_ASSERT_PTR_NULL(strstr(line + 1, "driver: "));
+	CU_ASSERT_PTR_NULL(strstr(out.out, "driver: CUDA"));
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("cudastub info: driver and choice", NULL, NULL);
+
+	CU_add_test(s, "JSON with a 12.4 driver: 12040 and why 12.4", test_json_with_driver);
+	CU_add_test(s, "JSON without a driver: 0, null, 13.0", test_json_without_driver);
+	CU_add_test(s, "text: a driver line for the runtime", test_text);
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, NULL, register_suites);
+}

@@ -1,0 +1,113 @@
+/*
+ * The cost contract, read from the disassembly: every export but the two
+ * hand-written error-string functions is a load of its own slot and an
+ * indirect jump (mov slot(%rip),%reg; jmp *%reg, or jmp *slot(%rip)),
+ * then padding. The opaque forwarders, written in assembly because they
+ * have no prototype, are the single jmp *slot(%rip).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "exports.h"
+
+#ifndef CT_SANITIZE
+#define CT_SANITIZE ""
+#endif
+
+struct judging {
+	struct ts_names prototyped, slots;
+	int visited, wrappers, opaque, shared_slots;
+};
+
+static int handwritten(const char *name)
+{
+	return !strcmp(name, "cudaGetErrorString") || !strcmp(name, "cudaGetErrorName");
+}
+
+static void judge(const struct ts_function_shape *shape, void *ctx)
+{
+	struct judging *j = ctx;
+	char msg[256];
+
+	j->visited++;
+	if (handwritten(shape->name))
+		return;
+	if (!ts_names_has(&j->prototyped, shape->name)) {
+		j->opaque++;
+		snprintf(msg, sizeof msg, "opaque %s: %d instructions, not one jmp *slot(%%rip)",
+			 shape->name, shape->count);
+		CU_assertImplementation(shape->kind == TS_SHAPE_RIP_JUMP, __LINE__, msg, __FILE__,
+					"", CU_FALSE);
+	} else {
+		j->wrappers++;
+		snprintf(msg, sizeof msg,
+			 "%s: %d instructions, not a bare tail jump through its slot", shape->name,
+			 shape->count);
+		CU_assertImplementation(shape->kind != TS_SHAPE_OTHER, __LINE__, msg, __FILE__, "",
+					CU_FALSE);
+	}
+	if (!shape->slot[0])
+		return;
+	if (ts_names_has(&j->slots, shape->slot)) {
+		snprintf(msg, sizeof msg, "%s shares its slot %s", shape->name, shape->slot);
+		CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
+		j->shared_slots++;
+	}
+	ts_names_add(&j->slots, shape->slot);
+}
+
+static void check_shape(const char *lib)
+{
+	struct judging j = {0};
+	struct ts_names symbols = {0};
+
+	if (!lib)
+		return;
+	ex_symbols(&symbols, 0);
+	ex_prototyped(&j.prototyped);
+	CU_ASSERT(ts_each_shape(lib, &symbols, judge, &j) >= 0);
+	CU_ASSERT_EQUAL(j.visited, (int)symbols.count);
+	CU_ASSERT_EQUAL(j.wrappers + j.opaque + 2, (int)symbols.count);
+	/* the slots are named when the symbol table is there (not stripped) */
+	CU_ASSERT(j.slots.count == 0 || (int)j.slots.count == j.wrappers + j.opaque);
+	if (ex_abi == 13)
+		CU_ASSERT_EQUAL(j.opaque, 3);
+	printf("  %s: %d wrappers, %d opaque, %zu distinct slots\n", lib, j.wrappers, j.opaque,
+	       j.slots.count);
+	ts_names_free(&symbols);
+	ts_names_free(&j.prototyped);
+	ts_names_free(&j.slots);
+}
+
+static void test_stub_shape(void)
+{
+	check_shape(ex_stub(0));
+}
+
+static void test_shim_shape(void)
+{
+	check_shape(ex_stub(1));
+}
+
+static void register_suites(void)
+{
+	static const struct ex_test tests[] = {
+		{"stub exports are tail jumps through their own slots", test_stub_shape},
+		{"shim exports are tail jumps through their own slots", test_shim_shape},
+	};
+
+#if defined(__x86_64__)
+	if (!CT_SANITIZE[0]) {
+		ex_register("cudart wrapper shape", tests, sizeof tests / sizeof *tests);
+		return;
+	}
+#endif
+	printf("SKIP: wrapper shape: x86-64 builds without sanitizers only (this: '%s')\n",
+	       CT_SANITIZE);
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, NULL, register_suites);
+}

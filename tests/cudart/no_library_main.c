@@ -1,0 +1,211 @@
+/*
+ * The runtime stub without a runtime. One CUnit suite per stub ABI (the
+ * build's, then the 12- and 11-ABI matrix stubs) and per way of finding
+ * nothing (CUDASTUB_CUDART_PATH=/nonexistent; CUDASTUB_CUDART_MAJOR=11 on
+ * a machine without CUDA 11), the same tests in each:
+ *
+ *  - every export returns without a crash, with the documented value;
+ *  - the three probes set their outputs to 0 and return 34;
+ *  - cudaGetErrorName/String name every code of the build headers' enum,
+ *    as the real runtime of that major does, when it is here to compare;
+ *  - cudaGetErrorString(34) says what was searched and what to set;
+ *  - cudaGetLastError and cudaPeekAtLastError keep returning 34.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "no_library.h"
+
+#define ABSENT_MAJOR 11
+
+static int abi, by_pin;
+static char label[64];
+
+/* Runs scenario; 0 after a failure, or a SKIP when the stub or the
+ * absent major is missing. */
+static int run(const char *scenario, struct ts_child *child)
+{
+	const struct ct_runtime *rt = ct_runtime_of_major(abi);
+	const char *stub = ct_matrix_stub(abi);
+	struct ct_env env = {0};
+	char real[PATH_MAX], why[256];
+
+	if (!stub) {
+		snprintf(why, sizeof why,
+			 "the %d-ABI runtime stub was not built; run tests/fixtures/fetch.sh "
+			 "before configuring",
+			 abi);
+		ts_unavailable(why);
+		return 0;
+	}
+	ct_env_add(&env, NL_STUB_VAR "=%s", stub);
+	ct_env_add(&env, NL_SYMBOLS_VAR "=%s", ct_symbols_file(abi));
+	ct_env_add(&env, NL_ABI_VAR "=%s", ct_abi_record(abi));
+	if (rt && ct_runtime_file_if_present(rt, real, sizeof real))
+		ct_env_add(&env, NL_REAL_VAR "=%s", real);
+	if (by_pin)
+		ct_env_add(&env, "CUDASTUB_CUDART_MAJOR=%d", ABSENT_MAJOR);
+	else
+		ct_env_add(&env, "CUDASTUB_CUDART_PATH=/nonexistent");
+	if (!ct_run(label, scenario, &env, child))
+		return 0;
+	if (by_pin && ct_long(child, "info_state") == CUDASTUB_STATE_LOADED) {
+		ts_unavailable("this machine has a CUDA 11 runtime; the pinned no-runtime "
+			       "case needs a major it lacks");
+		return 0;
+	}
+	return 1;
+}
+
+/* 1: every export, once. */
+static void test_every_export(void)
+{
+	struct ts_child c;
+	long exports;
+
+	if (!run("every_export", &c))
+		return;
+	exports = ct_long(&c, "exports");
+	CU_ASSERT(exports > 300);
+	if (abi == 13)
+		CT_EXPECT_INT(label, &c, "exports", 422);
+	CT_EXPECT_INT(label, &c, "missing", 0);
+	CT_EXPECT_INT(label, &c, "called", exports);
+	CT_EXPECT_INT(label, &c, "wrong", 0);
+	CT_EXPECT(label, &c, "first_wrong", "none");
+	CU_ASSERT_EQUAL(ct_long(&c, "error_codes") + ct_long(&c, "voids") +
+				ct_long(&c, "pointers") + ct_long(&c, "values") +
+				ct_long(&c, "opaque"),
+			exports);
+	if (abi == 13)
+		CT_EXPECT_INT(label, &c, "opaque", 3);
+}
+
+/* 2: the probes answer 0 and 34; the stub says why. */
+static void test_probes(void)
+{
+	static const char *const keys[] = {"count", "rv", "dv"};
+	struct ts_child c;
+	char key[32];
+
+	if (!run("probes", &c))
+		return;
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof key, "%s_rc", keys[i]);
+		CT_EXPECT_INT(label, &c, key, cudaErrorStubLibrary);
+		CT_EXPECT_INT(label, &c, keys[i], 0);
+		snprintf(key, sizeof key, "%s_null_rc", keys[i]);
+		CT_EXPECT_INT(label, &c, key, cudaErrorStubLibrary);
+	}
+	CT_EXPECT_INT(label, &c, "info_state",
+		      by_pin ? CUDASTUB_STATE_NOT_FOUND : CUDASTUB_STATE_OVERRIDE_FAILED);
+	CT_EXPECT(label, &c, "info_path", "(null)");
+	CT_EXPECT_INT(label, &c, "info_search_runs", 1);
+	if (!by_pin)
+		CT_EXPECT_HAS(label, &c, "info_error", "/nonexistent");
+}
+
+/* 3: names from the enum; the same as the real runtime's. */
+static void test_error_names(void)
+{
+	struct ts_child c;
+
+	if (!run("errors", &c))
+		return;
+	CU_ASSERT(ct_long(&c, "enum_codes") > 100);
+	CT_EXPECT_INT(label, &c, "name_wrong", 0);
+	CT_EXPECT_INT(label, &c, "string_wrong", 0);
+	CT_EXPECT(label, &c, "first_wrong", "none");
+	CT_EXPECT_INT(label, &c, "unknown_wrong", 0);
+	CT_EXPECT(label, &c, "name_34", "cudaErrorStubLibrary");
+	if (ct_long(&c, "real_opened") != 1) {
+		printf("SKIP: [%s] no real runtime of this major to compare names with\n", label);
+		return;
+	}
+	CU_ASSERT(ct_long(&c, "real_checked") > 1001);
+	CT_EXPECT_INT(label, &c, "real_name_mismatches", 0);
+	CT_EXPECT(label, &c, "real_first_mismatch", "none");
+}
+
+/* 4: cudaGetErrorString(34) says what was searched and what to set. */
+static void test_stub_error_string(void)
+{
+	struct ts_child c;
+
+	if (!run("errors", &c))
+		return;
+	CT_EXPECT_HAS(label, &c, "string_34", "CUDASTUB_CUDART_PATH");
+	if (by_pin)
+		CT_EXPECT_HAS(label, &c, "string_34", "libcudart.so.11.0");
+	else
+		CT_EXPECT_HAS(label, &c, "string_34", "/nonexistent");
+}
+
+/* 5: the stub's error is sticky, like the runtime's failed start. */
+static void test_sticky(void)
+{
+	static const char *const keys[] = {"last_1", "last_2",	  "peek_1", "last_3",
+					   "peek_2", "malloc_rc", "last_4", "peek_3"};
+	struct ts_child c;
+
+	if (!run("sticky", &c))
+		return;
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		CT_EXPECT_INT(label, &c, keys[i], cudaErrorStubLibrary);
+	CT_EXPECT(label, &c, "malloc_ptr", "untouched");
+}
+
+static const int abis[] = {CT_ABI_MAJOR, 12, 11};
+enum { ABIS = sizeof abis / sizeof *abis };
+
+#define SELECT(i)                                                                                  \
+	static int select_##i(void)                                                                \
+	{                                                                                          \
+		abi = abis[(i) / 2];                                                               \
+		by_pin = (i) % 2;                                                                  \
+		snprintf(label, sizeof label, "%d-ABI stub, %s", abi,                              \
+			 by_pin ? "pin 11" : "path /nonexistent");                                 \
+		return 0;                                                                          \
+	}
+SELECT(0)
+SELECT(1)
+SELECT(2)
+SELECT(3)
+SELECT(4)
+SELECT(5)
+static int (*const selectors[2 * ABIS])(void) = {select_0, select_1, select_2,
+						 select_3, select_4, select_5};
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{"every export returns, with the documented value", test_every_export},
+	{"the probes set 0 and return 34", test_probes},
+	{"error names for every code of the enum", test_error_names},
+	{"cudaGetErrorString(34) says what was searched", test_stub_error_string},
+	{"cudaGetLastError and cudaPeekAtLastError stay 34", test_sticky},
+};
+
+static void register_suites(void)
+{
+	for (int i = 0; i < 2 * ABIS; i++) {
+		char name[96];
+		CU_pSuite suite;
+
+		if (i >= 2 && abis[i / 2] == CT_ABI_MAJOR)
+			continue; /* a build for 12 or 11 has no matrix stub of its own ABI */
+		snprintf(name, sizeof name, "cudart without a runtime: %d-ABI stub, %s",
+			 abis[i / 2], i % 2 ? "pin 11" : "path /nonexistent");
+		suite = CU_add_suite(name, selectors[i], NULL);
+		for (size_t t = 0; suite && t < sizeof tests / sizeof *tests; t++)
+			CU_add_test(suite, tests[t].name, tests[t].fn);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, nl_scenarios, register_suites);
+}

@@ -1,0 +1,78 @@
+/*
+ * What a shared library exports, and what its exported functions are made
+ * of: shared by the suites that check a stub's exports (tests/unit,
+ * tests/cudart).
+ *
+ *   names    a set of symbol names, read from a list file or from nm -D
+ *   shapes   objdump's view of each function: is it a tail jump through a
+ *            slot, the stub's cost contract?
+ */
+#ifndef CUDASTUB_TS_ELF_H
+#define CUDASTUB_TS_ELF_H
+
+#include <stddef.h>
+
+/* A set of names, in the order they were added, without duplicates. */
+struct ts_names {
+	size_t count, capacity;
+	char **names;
+};
+
+void ts_names_free(struct ts_names *s); /* and empties it */
+int ts_names_has(const struct ts_names *s, const char *name);
+void ts_names_add(struct ts_names *s, const char *name);
+
+/* Adds each line of path, less blank and '#' lines. 0, or -1 if unreadable. */
+int ts_names_read_list(struct ts_names *s, const char *path);
+
+/*
+ * Adds what `nm -D --defined-only lib` lists, each name without its
+ * "@version" suffix. With node (a version node such as "libcudart.so.13"),
+ * the absolute symbol naming the node is left out, and *unversioned counts
+ * the symbols that are not "name@@node". 0, or -1 if nm failed.
+ */
+int ts_names_exported(struct ts_names *s, const char *lib, const char *node, int *unversioned);
+
+/*
+ * A CUnit failure for each name of want missing from got and each name of
+ * got missing from want (the first few named, then one with the count),
+ * each message starting with label. Returns the number of differences.
+ */
+int ts_names_expect_same_at(const struct ts_names *want, const struct ts_names *got,
+			    const char *label, const char *file, unsigned line);
+#define TS_EXPECT_SAME_NAMES(want, got, label)                                                     \
+	ts_names_expect_same_at(want, got, label, __FILE__, __LINE__)
+
+/* ---- the instructions of a function ---- */
+
+enum ts_shape_kind {
+	TS_SHAPE_OTHER = 0,
+	/* [endbr64] mov X(%rip),%reg; jmp *%reg, then padding */
+	TS_SHAPE_SLOT_JUMP,
+	/* [endbr64] jmp *X(%rip), then padding */
+	TS_SHAPE_RIP_JUMP
+};
+
+enum { TS_INSN = 128, TS_MAX_INSNS = 64 };
+
+/* Instructions as normalize leaves them ("mov 0x98c9(%rip),%rax"). */
+enum ts_shape_kind ts_shape_of(char insns[][TS_INSN], int n);
+
+struct ts_function_shape {
+	const char *name; /* without "@version" */
+	enum ts_shape_kind kind;
+	int count; /* instructions, padding left out */
+	/* the symbol objdump names as the slot X ("cudaMalloc_slot",
+	 * "cudastub_cudart_opaque_slots+0x8"), or "" */
+	const char *slot;
+};
+
+/*
+ * Disassembles lib (objdump -d) and calls visit for each function whose
+ * name is in wanted (PLT entries left out). Returns the number of calls,
+ * or -1 if objdump could not run.
+ */
+int ts_each_shape(const char *lib, const struct ts_names *wanted,
+		  void (*visit)(const struct ts_function_shape *shape, void *ctx), void *ctx);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * Temporary folder trees for tests that lay out files (a fake driver
+ * folder, a copy of a library under another name). ts_remove_tree
+ * (test_support.h) removes them.
+ */
+#ifndef CUDASTUB_TS_FILES_H
+#define CUDASTUB_TS_FILES_H
+
+#include <stddef.h>
+
+/* A fresh folder "$TMPDIR/cudastub-<tag>-XXXXXX" in buf; buf, or NULL. */
+const char *ts_tmpdir(const char *tag, char *buf, size_t size);
+
+/* Copies the bytes of from (following links) to a new file to, mode 0755.
+ * 0, or -1. */
+int ts_copy_file(const char *from, const char *to);
+
+#endif
