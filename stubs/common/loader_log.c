@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loader.h"
@@ -81,6 +82,10 @@ int cudastub_log_summary(struct cudastub_library *lib, char *buf, unsigned size)
 		n += snprintf(buf + n, size - (unsigned)n, "%s %s (%s)", i ? ";" : "", a->path,
 			      a->outcome);
 	}
+	if (n >= 0 && (unsigned)n < size && secure_getenv(lib->env_major))
+		n += snprintf(buf + n, size - (unsigned)n,
+			      ". %s=%s limits the search to that major", lib->env_major,
+			      secure_getenv(lib->env_major));
 	if (n >= 0 && (unsigned)n < size)
 		n += snprintf(buf + n, size - (unsigned)n,
 			      ". Set %s to the library file or its folder, "

@@ -72,8 +72,8 @@ static int cudart_probe_version(void *handle, const char *path, int *major, int 
  * A runtime newer than the driver answers every call with
  * cudaErrorInsufficientDriver, so the newest major the driver supports is
  * preferred (a 12.4 driver with runtimes 12 and 13 installed gets 12). The
- * driver is looked for as libcuda.so.1 only; a cudastub shim or NVIDIA's
- * link-time stub (whose cuDriverGetVersion fails) counts as no driver.
+ * driver is looked for as libcuda.so.1 only; NVIDIA's link-time stub, whose
+ * cuDriverGetVersion fails, counts as no driver.
  */
 static uint32_t cudart_preferred_majors(struct cudastub_library *lib)
 {
@@ -88,15 +88,16 @@ static uint32_t cudart_preferred_majors(struct cudastub_library *lib)
 		cudastub_log_debug(lib, "no driver (libcuda.so.1): no preference of major");
 		return 0;
 	}
-	/* Closed again when it is no driver, so that NVIDIA's runtime, opening
-	 * libcuda.so.1 later, is not handed a stub by SONAME. */
-	if (dlsym(driver, "cudastub_cuda_info")) {
-		cudastub_log_debug(lib, "libcuda.so.1 is a cudastub shim: no preference of major");
-		dlclose(driver);
-		return 0;
-	}
+	/* A cudastub driver shim answers cuDriverGetVersion from the real
+	 * driver behind it (or with CUDA_ERROR_STUB_LIBRARY when there is
+	 * none), so it is asked like a driver. */
+	if (dlsym(driver, "cudastub_cuda_info"))
+		cudastub_log_debug(lib,
+				   "libcuda.so.1 is a cudastub shim: asking the driver behind it");
 	*(void **)&get = dlsym(driver, "cuDriverGetVersion");
 	if (!get || get(&version) != 0 || version <= 0) {
+		/* closed again, so that NVIDIA's runtime, opening libcuda.so.1
+		 * later, is not handed a stub by SONAME */
 		cudastub_log_debug(lib, "libcuda.so.1 answers no version: no preference of major");
 		dlclose(driver);
 		return 0;

@@ -6,7 +6,8 @@
  * The 13.0 runtime is always findable in step 4 (CUDA_HOME), before the
  * loader's search (step 5) that finds 12.4 on LD_LIBRARY_PATH:
  *  - driver 12.4 on the path: 12.4 is chosen, and info says why;
- *  - no driver, or NVIDIA's link-time stub or cudastub's driver shim as
+ *  - no driver, or NVIDIA's link-time stub (or cudastub's driver shim with
+ *    no driver behind it) as
  *    libcuda.so.1 (before the real one): 13.0;
  *  - a driver but no runtime it supports: 13.0 all the same (it answers
  *    35, which is more than no runtime at all);
@@ -165,17 +166,65 @@ static void expect_no_driver(const char *label, const char *libcuda)
 	ts_remove_tree(tmp);
 }
 
+#ifdef CT_CUDA_SHIM
+/* The driver shim with no driver behind it answers no version: 13.0. */
+static void expect_no_driver_behind_shim(const struct places *p)
+{
+	const char *label = "cudastub driver shim, no driver";
+	char tmp[PATH_MAX], copy[PATH_MAX + 32];
+	struct ct_env env = {0};
+	struct ts_child c;
+
+	if (ct_machine_has_driver())
+		return;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
+	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
+	CU_ASSERT_EQUAL(ts_copy_file(CT_CUDA_SHIM, copy), 0);
+	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, p->rt12);
+	ct_env_add(&env, "CUDA_HOME=%s", p->toolkit);
+	if (choose(label, &env, &c)) {
+		expect_13(label, &c, p);
+		CT_EXPECT_INT(label, &c, "info_driver_version", 0);
+	}
+	ts_remove_tree(tmp);
+}
+#endif
+
 /* NVIDIA's link-time stub under the driver's name is no driver. */
 static void test_link_stub_is_no_driver(void)
 {
 	expect_no_driver("link-time stub as libcuda.so.1", ct_link_stub_libcuda());
 }
 
-/* Nor is cudastub's own driver shim. */
-static void test_driver_shim_is_no_driver(void)
+/*
+ * cudastub's own driver shim first on the path: it answers
+ * cuDriverGetVersion from the real driver behind it, so the choice is the
+ * driver's (12.4), and the shim itself is never loaded as the driver.
+ */
+static void test_driver_shim_answers_for_the_driver(void)
 {
 #ifdef CT_CUDA_SHIM
-	expect_no_driver("cudastub driver shim as libcuda.so.1", CT_CUDA_SHIM);
+	const char *label = "cudastub driver shim before the 550 driver";
+	char tmp[PATH_MAX], copy[PATH_MAX + 32];
+	struct ct_env env = {0};
+	struct ts_child c;
+	struct places p;
+
+	if (!find_places(&p))
+		return;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
+	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
+	CU_ASSERT_EQUAL(ts_copy_file(CT_CUDA_SHIM, copy), 0);
+	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, p.driver, p.rt12);
+	ct_env_add(&env, "CUDA_HOME=%s", p.toolkit);
+	if (choose(label, &env, &c)) {
+		CT_EXPECT(label, &c, "info_version", "12.4");
+		CT_EXPECT_INT(label, &c, "info_driver_version", 12040);
+		CT_EXPECT_HAS(label, &c, "info_choice", "12.4");
+	}
+	ts_remove_tree(tmp);
+	/* with no driver behind it, the shim is no driver */
+	expect_no_driver_behind_shim(&p);
 #else
 	printf("SKIP: no driver shim in this build (CUDASTUB_BUILD_SHIMS=OFF)\n");
 #endif
@@ -250,7 +299,8 @@ static void register_suites(void)
 	CU_add_test(s, "a 12.4 driver gets the 12.4 runtime", test_driver_picks_12);
 	CU_add_test(s, "no driver gets the newest runtime", test_no_driver_picks_13);
 	CU_add_test(s, "NVIDIA's link-time stub counts as no driver", test_link_stub_is_no_driver);
-	CU_add_test(s, "cudastub's driver shim counts as no driver", test_driver_shim_is_no_driver);
+	CU_add_test(s, "cudastub's driver shim answers for the driver behind it",
+		    test_driver_shim_answers_for_the_driver);
 	CU_add_test(s, "a driver with no runtime it supports still gets one",
 		    test_driver_without_supported_runtime);
 	CU_add_test(s, "the pin wins over the driver", test_pin_wins);
