@@ -19,6 +19,9 @@ import re
 import clang.cindex as ci
 
 _RECORD_KINDS = (ci.TypeKind.RECORD,)
+_ANON = re.compile(r"\((unnamed|anonymous) at ")
+# the folder part of "(unnamed at /x/y/driver_types.h:1185:5)"
+_ANON_PATH = re.compile(r"\((unnamed|anonymous) at [^)]*/([^/)]*)\)")
 
 
 def _strip(t):
@@ -42,9 +45,14 @@ class AbiRecords:
         self.functions = {}  # name -> (ret, abi, decl, uses)
         self.structs = {}  # name -> (size, [(offset, type, field)])
         self.enums = []  # (enum, constant, value)
+        self.anon = {}  # clang's spelling of an anonymous record -> stable name
 
-    def _walk_struct(self, t, seen):
-        """Records t's layout and every record it embeds or points to."""
+    def _walk_struct(self, t, seen, stable=None):
+        """Records t's layout and every record it embeds or points to.
+        An anonymous record is named by where it sits (stable: the parent
+        and the field), never by clang's "(unnamed at FILE:LINE)", which
+        would tie the records to where the headers lie and make a moved line
+        look like a changed ABI."""
         t = _strip(t)
         if t.kind == ci.TypeKind.FUNCTIONPROTO:
             for a in t.argument_types():
@@ -54,6 +62,12 @@ class AbiRecords:
         if t.kind not in _RECORD_KINDS:
             return
         name = _record_name(t)
+        if _ANON.search(name):
+            if stable:
+                self.anon[name] = stable
+                name = stable
+            else:
+                name = _ANON_PATH.sub(r"(\1 at \2)", name)
         if name in seen:
             return
         seen.add(name)
@@ -61,10 +75,14 @@ class AbiRecords:
         decl = t.get_declaration()
         fields = []
         if size > 0:
-            for f in decl.type.get_fields():
-                off = t.get_offset(f.spelling) // 8 if f.spelling else -1
-                fields.append((off, f.type.get_canonical().spelling, f.spelling))
-                self._walk_struct(f.type, seen)
+            bare = name.split(" ", 1)[-1]
+            for i, f in enumerate(decl.type.get_fields()):
+                off = f.get_field_offsetof() // 8
+                raw = f.type.get_canonical().spelling
+                kind = "union" if _strip(f.type).spelling.startswith("union") else "struct"
+                child = "%s %s::%s" % (kind, bare, f.spelling or "(anonymous %d)" % i)
+                fields.append((off, raw, f.spelling))
+                self._walk_struct(f.type, seen, child)
         self.structs[name] = (size if size > 0 else "opaque", fields)
 
     def add_function(self, cur):
@@ -94,7 +112,12 @@ class AbiRecords:
                 out.append("field\t%s\t%d\t%s\t%s" % (name, off, ftype, fname))
         for enum, const, value in self.enums:
             out.append("enum\t%s\t%s\t%d" % (enum, const, value))
-        return out
+        return [self._stable(line) for line in out]
+
+    def _stable(self, line):
+        for raw in sorted(self.anon, key=len, reverse=True):
+            line = line.replace(raw, self.anon[raw])
+        return _ANON_PATH.sub(r"(\1 at \2)", line)
 
 
 def _param_decl(type_spelling, name):

@@ -305,16 +305,18 @@ def _macro(s):
     return re.sub(r"[^A-Za-z0-9_]", "_", s)
 
 
-def emit_layouts(abis, build, header_note):
+def emit_layouts(abis, build, header_note, adapters=()):
     """Sizes and field offsets, in every recorded major, of each struct whose
-    layout differs between majors: what the hand-written adapters'
-    per-major structs are checked against (_Static_assert)."""
+    layout differs between majors or that an adapted function reaches: what
+    the hand-written adapters' per-major structs are checked against
+    (_Static_assert)."""
     lib_guard = "CUDASTUB_LAYOUTS_H"
     out = [header_note, "#ifndef %s" % lib_guard, "#define %s" % lib_guard, ""]
     names = sorted({s for a in abis for s in a.structs})
+    reached = {u for a in abis for n in adapters if n in a.functions for u in a.functions[n]["uses"]}
     for name in names:
         layouts = {a.major: tuple(a.structs[name]) for a in abis if name in a.structs}
-        if len(set(layouts.values())) < 2:
+        if len(set(layouts.values())) < 2 and name not in reached:
             continue
         base = _macro(name.replace("struct ", "").replace("union ", ""))
         for major, layout in sorted(layouts.items()):

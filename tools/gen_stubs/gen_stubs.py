@@ -131,7 +131,7 @@ def cmd_stubs(args):
                   emit_c.emit_opaque(spec, opaque, opaque_rows, header))
         if len(abis) > 1:
             write(os.path.join(outdir, "%s_layouts.h" % spec.library),
-                  emit_c.emit_layouts(abis, build, header))
+                  emit_c.emit_layouts(abis, build, header, spec.adapters))
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(dict(rows, **opaque_rows), spec.adapters, majors, header))
             write(os.path.join(outdir, "%s_abi_table.md" % spec.library),
