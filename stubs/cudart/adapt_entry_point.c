@@ -26,6 +26,14 @@
  * runtime's version. A status other than Success becomes
  * cudaErrorSymbolNotFound, as 11 answers.
  *
+ * Rule, 12-ABI stub on 13, or 13-ABI stub on 12.5+: the two share the
+ * prototype, but the pointers would follow the runtime's version, not the
+ * caller's; so this adapter runs before the plain forward (`adapter_first`
+ * in the spec) and asks ByVersion with the stub's CUDART_VERSION. A 13-ABI
+ * stub on 12.0 to 12.4 (no ByVersion) forwards as is: those runtimes can
+ * name no other version, and the few driver functions whose ABI changed
+ * in 13 then come in their 12 form.
+ *
  * Rule, 12- or 13-ABI stub on 11: 11's form; cudaErrorSymbolNotFound
  * becomes cudaSuccess with *funcPtr NULL and the status SymbolNotFound, and
  * cudaSuccess the status Success. 11 cannot say VersionNotSufficent, nor
@@ -156,6 +164,52 @@ static cudaError_t entry_point_ptsz(const char *symbol, void **funcPtr, unsigned
 	return entry_point_with_status(1, symbol, funcPtr, flags, driverStatus);
 }
 
+/* ByVersion of another major's runtime; [0] legacy stream, [1] _ptsz. */
+typedef cudaError_t (*by_version_fn)(const char *, void **, unsigned int, unsigned long long,
+				     enum cudaDriverEntryPointQueryResult *);
+static _Atomic(by_version_fn) by_version[2];
+
+static cudaError_t entry_point_pinned(int ptsz, const char *symbol, void **funcPtr,
+				      unsigned long long flags,
+				      enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+	return atomic_load_explicit(&by_version[ptsz], memory_order_relaxed)(
+		symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
+}
+
+static cudaError_t entry_point_pinned_legacy(const char *symbol, void **funcPtr,
+					     unsigned long long flags,
+					     enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+	return entry_point_pinned(0, symbol, funcPtr, flags, driverStatus);
+}
+
+static cudaError_t entry_point_pinned_ptsz(const char *symbol, void **funcPtr,
+					   unsigned long long flags,
+					   enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+	return entry_point_pinned(1, symbol, funcPtr, flags, driverStatus);
+}
+
+/* A 12 or 13 runtime other than the stub's own major, with ByVersion. */
+static void *entry_point_on_other_major(const char *name, int ptsz)
+{
+	static const char *const names[2] = {"cudaGetDriverEntryPointByVersion",
+					     "cudaGetDriverEntryPointByVersion_ptsz"};
+	static const cudaGetDriverEntryPoint_fn adapters[2] = {entry_point_pinned_legacy,
+							       entry_point_pinned_ptsz};
+	int major = adapt_loaded_major();
+	by_version_fn fn;
+
+	if (major < 12 || major == CUDART_VERSION / 1000)
+		return NULL;
+	*(void **)&fn = adapt_loaded_symbol(names[ptsz]);
+	if (!fn)
+		return NULL;
+	atomic_store_explicit(&by_version[ptsz], fn, memory_order_relaxed);
+	return adapt_chosen(name, "ByVersion with the stub's CUDA version", (void *)adapters[ptsz]);
+}
+
 static void *entry_point_on_11(const char *name, int ptsz)
 {
 	static const char *const names[2] = {"cudaGetDriverEntryPoint",
@@ -178,6 +232,8 @@ cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void)
 	cudaGetDriverEntryPoint_fn fn;
 
 	*(void **)&fn = entry_point_on_11("cudaGetDriverEntryPoint", 0);
+	if (!fn)
+		*(void **)&fn = entry_point_on_other_major("cudaGetDriverEntryPoint", 0);
 	return fn;
 }
 
@@ -186,6 +242,8 @@ cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_pt
 	cudaGetDriverEntryPoint_ptsz_fn fn;
 
 	*(void **)&fn = entry_point_on_11("cudaGetDriverEntryPoint_ptsz", 1);
+	if (!fn)
+		*(void **)&fn = entry_point_on_other_major("cudaGetDriverEntryPoint_ptsz", 1);
 	return fn;
 }
 

@@ -105,6 +105,33 @@ static void test_11_on_13_pins_its_version(void)
 	AM_EXPECT(&c, "ptsz.arg3", cudaEnablePerThreadDefaultStream);
 }
 
+/* Same prototype in 12 and 13, but the runtime answers for its own version:
+ * the 12-ABI stub names its own through ByVersion. */
+static void test_12_on_13_pins_its_version(void)
+{
+	struct ts_child c;
+
+	if (!am_run(12, 13, "entry_status", &c))
+		return;
+	AM_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
+	AM_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AM_EXPECT(&c, "found.rc", cudaSuccess);
+	AM_EXPECT(&c, "found.arg2", 12040);
+	AM_EXPECT(&c, "found.status", cudaDriverEntryPointSuccess);
+	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
+}
+
+/* Its own major: a plain forward. */
+static void test_13_on_13_forwards(void)
+{
+	struct ts_child c;
+
+	if (!am_run(13, 13, "entry_status", &c))
+		return;
+	AM_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AM_NOT_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
+}
+
 static void test_11_on_12_4_takes_status_form(void)
 {
 	struct ts_child c;
@@ -130,6 +157,8 @@ static void register_suites(void)
 	CU_add_test(s, "12 on 11: status from 11's answer", test_12_on_11);
 	CU_add_test(s, "11 on 13: ByVersion 11080", test_11_on_13_pins_its_version);
 	CU_add_test(s, "11 on 12.4: status form", test_11_on_12_4_takes_status_form);
+	CU_add_test(s, "12 on 13: ByVersion 12040", test_12_on_13_pins_its_version);
+	CU_add_test(s, "13 on 13: forwarded", test_13_on_13_forwards);
 }
 
 int main(int argc, char **argv)

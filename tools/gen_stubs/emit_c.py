@@ -118,9 +118,14 @@ def emit(spec, abi, rows, names, header_note):
             out.append("{")
             out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
             out.append("}")
-        choose = ["\t%s fn = (%s)cudastub_loader_bind(&cudastub_%s_library," % (typ, typ, lib),
-                  "\t\t\t\t\t\t&cudastub_%s_functions[F_%s]);" % (lib, n), ""]
-        if n in spec.adapters:
+        bind = ["(%s)cudastub_loader_bind(&cudastub_%s_library," % (typ, lib),
+                "\t\t\t\t\t\t&cudastub_%s_functions[F_%s]);" % (lib, n)]
+        if n in spec.adapter_first:
+            choose = ["\t%s fn = cudastub_%s_adapt_%s();" % (typ, lib, n), "",
+                      "\tif (!fn)", "\t\tfn = " + bind[0], "\t" + bind[1]]
+        else:
+            choose = ["\t%s fn = %s" % (typ, bind[0]), bind[1], ""]
+        if n in spec.adapters and n not in spec.adapter_first:
             choose += ["\tif (!fn)", "\t\tfn = cudastub_%s_adapt_%s();" % (lib, n)]
         choose += ["\tif (!fn)", "\t\tfn = %s;" % fallback]
         if needs_asm(fn["abi"]) and n not in spec.handwritten:

@@ -86,6 +86,8 @@ class Spec:
       context HEADER...       include these first, recording nothing of them
       adapter NAME...         a hand-written adapter may stand in when the
                               loaded major's ABI differs (see emit_c.py)
+      adapter_first NAME...   the adapter is asked first, even when the ABI
+                              is the same (it returns NULL to forward)
       result TYPE             the error enum the functions return
       handwritten NAME ...    exported wrapper written by hand
       custom_fallback NAME... fallback written by hand (probe outputs, strings)
@@ -96,14 +98,14 @@ class Spec:
 
     def __init__(self, path):
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
-                       "adapter": [], "header": [], "variant": [], "context": []}
+                       "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
                 if line:
                     key, rest = line[0], line[1:]
-                    if key in ("handwritten", "custom_fallback", "adapter", "header", "variant",
-                               "context"):
+                    if key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
+                               "header", "variant", "context"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -117,7 +119,8 @@ class Spec:
             self.variants = ["CUDA_API_PER_THREAD_DEFAULT_STREAM=1"] + self.variants
         # included first, for types the headers name but do not include
         self.context = self.values.get("context", [])
-        self.adapters = set(self.values.get("adapter", []))
+        self.adapter_first = set(self.values.get("adapter_first", []))
+        self.adapters = set(self.values.get("adapter", [])) | self.adapter_first
         self.result = self.values["result"][0]
         self.handwritten = set(self.values["handwritten"])
         self.custom_fallback = set(self.values["custom_fallback"])

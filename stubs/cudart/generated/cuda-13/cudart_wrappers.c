@@ -3412,11 +3412,11 @@ CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *a0, void **a1, u
 }
 static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
-	cudaGetDriverEntryPoint_fn fn = (cudaGetDriverEntryPoint_fn)cudastub_loader_bind(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint]);
+	cudaGetDriverEntryPoint_fn fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint();
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint();
+		fn = (cudaGetDriverEntryPoint_fn)cudastub_loader_bind(&cudastub_cudart_library,
+							&cudastub_cudart_functions[F_cudaGetDriverEntryPoint]);
 	if (!fn)
 		fn = cudaGetDriverEntryPoint_unavailable;
 	atomic_store_explicit(&cudaGetDriverEntryPoint_slot, fn, memory_order_release);
@@ -3499,11 +3499,11 @@ CUDASTUB_EXPORT cudaError_t cudaGetDriverEntryPoint_ptsz(const char *a0, void **
 }
 static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3)
 {
-	cudaGetDriverEntryPoint_ptsz_fn fn = (cudaGetDriverEntryPoint_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F_cudaGetDriverEntryPoint_ptsz]);
+	cudaGetDriverEntryPoint_ptsz_fn fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz();
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz();
+		fn = (cudaGetDriverEntryPoint_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
+							&cudastub_cudart_functions[F_cudaGetDriverEntryPoint_ptsz]);
 	if (!fn)
 		fn = cudaGetDriverEntryPoint_ptsz_unavailable;
 	atomic_store_explicit(&cudaGetDriverEntryPoint_ptsz_slot, fn, memory_order_release);
