@@ -17,11 +17,11 @@ static const char *const text_args[] = {"info", NULL};
 
 /* LD_LIBRARY_PATH (the driver's folder first, when with_driver) and
  * CUDA_HOME; 0 after reporting a missing fixture. */
-static int environment(struct ct_env *env, int with_driver)
+static int environment(struct ts_env *env, int with_driver)
 {
 	char driver[PATH_MAX], rt12[PATH_MAX], rt13[PATH_MAX], *cut;
 
-	if (!ct_driver_dir(driver, sizeof driver) ||
+	if (!ts_driver_dir(driver, sizeof driver) ||
 	    !ct_runtime_dir(&ct_runtimes[1], rt12, sizeof rt12) ||
 	    !ct_runtime_dir(&ct_runtimes[2], rt13, sizeof rt13))
 		return 0;
@@ -29,10 +29,10 @@ static int environment(struct ct_env *env, int with_driver)
 	if (cut)
 		*cut = '\0';
 	if (with_driver)
-		ct_env_add(env, "LD_LIBRARY_PATH=%s:%s", driver, rt12);
+		ts_env_add(env, "LD_LIBRARY_PATH=%s:%s", driver, rt12);
 	else
-		ct_env_add(env, "LD_LIBRARY_PATH=%s", rt12);
-	ct_env_add(env, "CUDA_HOME=%s", rt13);
+		ts_env_add(env, "LD_LIBRARY_PATH=%s", rt12);
+	ts_env_add(env, "CUDA_HOME=%s", rt13);
 	return 1;
 }
 
@@ -53,7 +53,7 @@ static void check_shape(const struct jv *doc)
 
 static void test_json_with_driver(void)
 {
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child out;
 	const struct jv *l;
 	struct jv *doc;
@@ -80,14 +80,14 @@ static void test_json_with_driver(void)
 
 static void test_json_without_driver(void)
 {
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child out;
 	const struct jv *l;
 	struct jv *doc;
 
 	if (!environment(&env, 0))
 		return;
-	if (ct_machine_has_driver()) {
+	if (ts_machine_has_driver()) {
 		ts_unavailable("this machine has a driver (libcuda.so.1); the no-driver report "
 			       "needs a machine without one");
 		return;
@@ -104,7 +104,7 @@ static void test_json_without_driver(void)
 
 static void test_text(void)
 {
-	struct ct_env with = {0}, without = {0};
+	struct ts_env with = {0}, without = {0};
 	struct ts_child out;
 	const char *line;
 
@@ -114,7 +114,7 @@ static void test_text(void)
 	CU_ASSERT_EQUAL(out.exit_code, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "driver: CUDA 12.4 (cuDriverGetVersion 12040)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "runtimes up to 12 searched first"));
-	if (ct_machine_has_driver())
+	if (ts_machine_has_driver())
 		return;
 	CU_ASSERT_EQUAL_FATAL(cli_run(CT_CLI, text_args, without.list, &out), 0);
 	CU_ASSERT_EQUAL(out.exit_code, 0);

@@ -1,6 +1,5 @@
 /* Where the stubs, the real runtimes and the driver are. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +7,10 @@
 #include <unistd.h>
 
 #include "cudart_test.h"
+#include "ts_files.h"
 
 #ifndef CT_TOOLKIT_CUDART13
 #define CT_TOOLKIT_CUDART13 "/usr/local/cuda/lib64/libcudart.so.13"
-#endif
-#ifndef CT_TOOLKIT_LINK_STUB
-#define CT_TOOLKIT_LINK_STUB "/usr/local/cuda/lib64/stubs/libcuda.so"
 #endif
 
 const struct ct_runtime ct_runtimes[CT_RUNTIME_COUNT] = {
@@ -30,29 +27,18 @@ const struct ct_runtime *ct_runtime_of_major(int major)
 	return NULL;
 }
 
-static const char *present(const char *path, const char *install)
-{
-	char why[PATH_MAX + 128];
-
-	if (access(path, F_OK) == 0)
-		return path;
-	snprintf(why, sizeof why, "%s missing; %s", path, install);
-	ts_unavailable(why);
-	return NULL;
-}
-
 const char *ct_runtime_file(const struct ct_runtime *rt, char *buf, size_t size)
 {
 	char dir[PATH_MAX];
 
 	if (!rt->fixture) {
 		snprintf(buf, size, "%s", rt->file);
-		return present(buf, "install the CUDA 13 toolkit");
+		return ts_present(buf, "install the CUDA 13 toolkit");
 	}
 	if (!ts_fixture_libdir(rt->fixture, dir, sizeof dir))
 		return NULL;
 	snprintf(buf, size, "%s/%s", dir, rt->file);
-	return present(buf, "run tests/fixtures/fetch.sh");
+	return ts_present(buf, "run tests/fixtures/fetch.sh");
 }
 
 const char *ct_runtime_file_if_present(const struct ct_runtime *rt, char *buf, size_t size)
@@ -87,35 +73,6 @@ const char *ct_runtime_dir_if_present(const struct ct_runtime *rt, char *buf, si
 const char *ct_runtime_dir(const struct ct_runtime *rt, char *buf, size_t size)
 {
 	return ct_runtime_file(rt, buf, size) ? folder(buf) : NULL;
-}
-
-const char *ct_driver_dir(char *buf, size_t size)
-{
-	const char *root = ts_fixture("driver-550");
-	char lib[PATH_MAX + 32];
-
-	if (!root)
-		return NULL;
-	snprintf(buf, size, "%s/usr/lib/x86_64-linux-gnu/nvidia/current", root);
-	snprintf(lib, sizeof lib, "%s/libcuda.so.1", buf);
-	return present(lib, "run tests/fixtures/fetch.sh") ? buf : NULL;
-}
-
-const char *ct_link_stub_libcuda(void)
-{
-	return present(CT_TOOLKIT_LINK_STUB, "install the CUDA 13 toolkit");
-}
-
-int ct_machine_has_driver(void)
-{
-	void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-	int (*get)(int *);
-	int version = 0;
-
-	if (!driver)
-		return 0;
-	*(void **)&get = dlsym(driver, "cuDriverGetVersion");
-	return get && get(&version) == 0 && version > 0;
 }
 
 const char *ct_stub(void)

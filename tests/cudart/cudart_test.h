@@ -1,12 +1,12 @@
 /*
  * What the runtime stub's suites share (tests/cudart):
  *
- *   ct_paths.c    where the stubs, the real runtimes and the driver are
- *   ct_child.c    running a child scenario under a label, and expectations
- *                 on its key=value output that name the label on failure
- *   ct_abi.c      the ABI record of a CUDA version: return types, error codes
+ *   ct_paths.c    where the stubs and the real runtimes are
  *   ct_api.c      the calls the real-library suite compares, through the
  *                 stub or through dlsym on a library
+ * and, from tests/support, ts_child.h (child scenarios under a label, and
+ * expectations on their output), ts_abi.h (ABI records) and ts_driver.h
+ * (the driver fixture, NVIDIA's link-time stub).
  *
  * The suites, one executable each:
  *   real_cudart_*.c    real 11.8, 12.4, 13.0 through the one stub (real)
@@ -24,6 +24,9 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_abi.h"
+#include "ts_child.h"
+#include "ts_driver.h"
 
 /* ---- ct_paths.c ---- */
 
@@ -49,15 +52,6 @@ const char *ct_runtime_file(const struct ct_runtime *rt, char *buf, size_t size)
 /* Its folder in buf; NULL after reporting it unavailable. */
 const char *ct_runtime_dir(const struct ct_runtime *rt, char *buf, size_t size);
 
-/* The 550 driver fixture's folder (libcuda.so.1); NULL after reporting. */
-const char *ct_driver_dir(char *buf, size_t size);
-/* NVIDIA's link-time stub libcuda.so of the toolkit; NULL after reporting. */
-const char *ct_link_stub_libcuda(void);
-
-/* 1 when this machine's loader finds a libcuda.so.1 that reports a
- * version: then "35 without a driver" is not what to expect. */
-int ct_machine_has_driver(void);
-
 /* Build outputs and sources (static strings). */
 const char *ct_stub(void);		/* <build>/stubs/cudart/libcudart_stub.so */
 const char *ct_matrix_stub(int abi);	/* the 11/12-ABI stub, or NULL */
@@ -67,69 +61,6 @@ const char *ct_symbols_file(int abi);	/* stubs/cudart/generated/cuda-<M>/cudart.
 const char *ct_abi_record(int major);	/* tools/gen_stubs/data/abi/cudart-<M.m>.abi */
 const char *ct_exports_file(int major); /* .../exports/libcudart-<M.m>.exports */
 int ct_build_abi(void);			/* the build headers' major (13) */
-
-/* ---- ct_child.c ---- */
-
-/* Up to CT_ENV_MAX "NAME=value" entries for a child, NULL-terminated. */
-enum { CT_ENV_MAX = 12, CT_ENV_LEN = 4400 };
-struct ct_env {
-	int n;
-	const char *list[CT_ENV_MAX + 1];
-	char text[CT_ENV_MAX][CT_ENV_LEN];
-};
-void ct_env_add(struct ct_env *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/*
- * Runs `<self> --child scenario` with env. Returns 1 when it exited 0;
- * otherwise a CUnit failure naming label and the scenario, the child's
- * output on stderr, and 0.
- */
-int ct_run(const char *label, const char *scenario, const struct ct_env *env,
-	   struct ts_child *child);
-
-struct ct_where {
-	const char *file, *fn;
-	unsigned line;
-};
-#define CT_HERE ((struct ct_where){__FILE__, __func__, __LINE__})
-
-/* The child printed key=want. */
-void ct_expect_at(struct ct_where at, const char *label, const struct ts_child *c, const char *key,
-		  const char *want);
-void ct_expect_int_at(struct ct_where at, const char *label, const struct ts_child *c,
-		      const char *key, long want);
-/* Two keys hold the same value (and both exist). */
-void ct_expect_same_at(struct ct_where at, const char *label, const struct ts_child *c,
-		       const char *key_a, const char *key_b);
-/* key's value contains part. */
-void ct_expect_has_at(struct ct_where at, const char *label, const struct ts_child *c,
-		      const char *key, const char *part);
-#define CT_EXPECT(l, c, k, w)	   ct_expect_at(CT_HERE, l, c, k, w)
-#define CT_EXPECT_INT(l, c, k, w)  ct_expect_int_at(CT_HERE, l, c, k, w)
-#define CT_EXPECT_SAME(l, c, a, b) ct_expect_same_at(CT_HERE, l, c, a, b)
-#define CT_EXPECT_HAS(l, c, k, p)  ct_expect_has_at(CT_HERE, l, c, k, p)
-
-/* Integer value of key, or -999 when missing. */
-long ct_long(const struct ts_child *c, const char *key);
-
-/* In a child: prints the stub's info as info_* lines. */
-void ct_print_info(const cudastub_library_info *info);
-
-/* ---- ct_abi.c ---- */
-
-struct ct_abi_fn {
-	char name[96];
-	char ret[64]; /* "cudaError_t", "void", "struct cudaChannelFormatDesc" */
-};
-struct ct_abi_code {
-	char name[96];
-	int value;
-};
-enum { CT_ABI_MAX = 1024 };
-/* The "fn" lines of an ABI record: count, or -1 when unreadable. */
-int ct_abi_functions(const char *record, struct ct_abi_fn *out, int max);
-/* Its cudaError_t enumerators: count, or -1. */
-int ct_abi_codes(const char *record, struct ct_abi_code *out, int max);
 
 /* ---- ct_api.c ---- */
 

@@ -32,7 +32,7 @@ static int scenario_choice(void)
 	cudaError_t rc;
 
 	printf("load=%d\n", (int)cudastub_cudart_load());
-	ct_print_info(cudastub_cudart_info());
+	ts_print_info(cudastub_cudart_info());
 	rc = cudaRuntimeGetVersion(&version);
 	printf("rv_rc=%d\nrv=%d\n", (int)rc, version);
 	rc = cudaGetDeviceCount(&count);
@@ -56,7 +56,7 @@ static int find_places(struct places *p)
 	char *lib;
 
 	memset(p, 0, sizeof *p);
-	if (!ct_driver_dir(p->driver, sizeof p->driver) ||
+	if (!ts_driver_dir(p->driver, sizeof p->driver) ||
 	    !ct_runtime_dir(&ct_runtimes[1], p->rt12, sizeof p->rt12) ||
 	    !ct_runtime_file(&ct_runtimes[2], p->rt13, sizeof p->rt13))
 		return 0;
@@ -68,11 +68,11 @@ static int find_places(struct places *p)
 	return 1;
 }
 
-static int choose(const char *label, const struct ct_env *env, struct ts_child *child)
+static int choose(const char *label, const struct ts_env *env, struct ts_child *child)
 {
-	if (!ct_run(label, "choice", env, child))
+	if (!ts_run_scenario(label, "choice", env, child))
 		return 0;
-	CT_EXPECT_INT(label, child, "load", CUDASTUB_STATE_LOADED);
+	TS_EXPECT_INT(label, child, "load", CUDASTUB_STATE_LOADED);
 	return 1;
 }
 
@@ -81,8 +81,8 @@ static void expect_13(const char *label, const struct ts_child *c, const struct 
 	char want[PATH_MAX], got[PATH_MAX];
 	const char *path;
 
-	CT_EXPECT(label, c, "info_version", "13.0");
-	CT_EXPECT_INT(label, c, "rv", 13000);
+	TS_EXPECT(label, c, "info_version", "13.0");
+	TS_EXPECT_INT(label, c, "rv", 13000);
 	path = ts_value(c, "info_path"); /* a static buffer: read it last */
 	/* the very file, whichever link to it the step named */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(p->rt13, want));
@@ -93,60 +93,60 @@ static void expect_13(const char *label, const struct ts_child *c, const struct 
 static void test_driver_picks_12(void)
 {
 	const char *label = "driver 12.4, runtimes 12.4 and 13.0";
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 	char want[PATH_MAX + 32];
 
 	if (!find_places(&p))
 		return;
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", p.driver, p.have11 ? p.rt11 : "", p.rt12);
-	ct_env_add(&env, "CUDA_HOME=%s", p.toolkit);
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", p.driver, p.have11 ? p.rt11 : "", p.rt12);
+	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
 	if (!choose(label, &env, &c))
 		return;
-	CT_EXPECT(label, &c, "info_version", "12.4");
-	CT_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_LOADER_SEARCH);
+	TS_EXPECT(label, &c, "info_version", "12.4");
+	TS_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_LOADER_SEARCH);
 	snprintf(want, sizeof want, "%s/libcudart.so.12", p.rt12);
-	CT_EXPECT(label, &c, "info_path", want);
-	CT_EXPECT_INT(label, &c, "info_driver_version", 12040);
-	CT_EXPECT_HAS(label, &c, "info_choice", "12.4");
-	CT_EXPECT_INT(label, &c, "rv", 12040);
+	TS_EXPECT(label, &c, "info_path", want);
+	TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
+	TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
+	TS_EXPECT_INT(label, &c, "rv", 12040);
 	/* the runtime reached the driver: no device, not "driver too old" */
-	if (!ct_machine_has_driver())
-		CT_EXPECT_INT(label, &c, "count_rc", cudaErrorNoDevice);
+	if (!ts_machine_has_driver())
+		TS_EXPECT_INT(label, &c, "count_rc", cudaErrorNoDevice);
 }
 
 /* No driver: the newest runtime, from CUDA_HOME. */
 static void test_no_driver_picks_13(void)
 {
 	const char *label = "no driver, runtimes 12.4 and 13.0";
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
 	if (!find_places(&p))
 		return;
-	if (ct_machine_has_driver()) {
+	if (ts_machine_has_driver()) {
 		ts_unavailable("this machine has a driver (libcuda.so.1); the no-driver case "
 			       "needs a machine without one");
 		return;
 	}
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s", p.rt12);
-	ct_env_add(&env, "CUDA_HOME=%s", p.toolkit);
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s", p.rt12);
+	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
 	if (!choose(label, &env, &c))
 		return;
 	expect_13(label, &c, &p);
-	CT_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_CUDA_HOME);
-	CT_EXPECT_INT(label, &c, "info_driver_version", 0);
-	CT_EXPECT(label, &c, "info_choice", "(null)");
-	CT_EXPECT_INT(label, &c, "count_rc", cudaErrorInsufficientDriver);
+	TS_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_CUDA_HOME);
+	TS_EXPECT_INT(label, &c, "info_driver_version", 0);
+	TS_EXPECT(label, &c, "info_choice", "(null)");
+	TS_EXPECT_INT(label, &c, "count_rc", cudaErrorInsufficientDriver);
 }
 
 /* A libcuda.so.1 that is no driver, first on the path: 13.0, no preference. */
 static void expect_no_driver(const char *label, const char *libcuda)
 {
 	char tmp[PATH_MAX], copy[PATH_MAX + 32];
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
@@ -156,12 +156,12 @@ static void expect_no_driver(const char *label, const char *libcuda)
 	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
 	CU_ASSERT_EQUAL(ts_copy_file(libcuda, copy), 0);
 	/* the real driver behind it changes nothing */
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, p.driver, p.rt12);
-	ct_env_add(&env, "CUDA_HOME=%s", p.toolkit);
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, p.driver, p.rt12);
+	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
 	if (choose(label, &env, &c)) {
 		expect_13(label, &c, &p);
-		CT_EXPECT_INT(label, &c, "info_driver_version", 0);
-		CT_EXPECT(label, &c, "info_choice", "(null)");
+		TS_EXPECT_INT(label, &c, "info_driver_version", 0);
+		TS_EXPECT(label, &c, "info_choice", "(null)");
 	}
 	ts_remove_tree(tmp);
 }
@@ -172,19 +172,19 @@ static void expect_no_driver_behind_shim(const struct places *p)
 {
 	const char *label = "cudastub driver shim, no driver";
 	char tmp[PATH_MAX], copy[PATH_MAX + 32];
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 
-	if (ct_machine_has_driver())
+	if (ts_machine_has_driver())
 		return;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
 	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
 	CU_ASSERT_EQUAL(ts_copy_file(CT_CUDA_SHIM, copy), 0);
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, p->rt12);
-	ct_env_add(&env, "CUDA_HOME=%s", p->toolkit);
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, p->rt12);
+	ts_env_add(&env, "CUDA_HOME=%s", p->toolkit);
 	if (choose(label, &env, &c)) {
 		expect_13(label, &c, p);
-		CT_EXPECT_INT(label, &c, "info_driver_version", 0);
+		TS_EXPECT_INT(label, &c, "info_driver_version", 0);
 	}
 	ts_remove_tree(tmp);
 }
@@ -193,7 +193,7 @@ static void expect_no_driver_behind_shim(const struct places *p)
 /* NVIDIA's link-time stub under the driver's name is no driver. */
 static void test_link_stub_is_no_driver(void)
 {
-	expect_no_driver("link-time stub as libcuda.so.1", ct_link_stub_libcuda());
+	expect_no_driver("link-time stub as libcuda.so.1", ts_link_stub_libcuda());
 }
 
 /*
@@ -206,7 +206,7 @@ static void test_driver_shim_answers_for_the_driver(void)
 #ifdef CT_CUDA_SHIM
 	const char *label = "cudastub driver shim before the 550 driver";
 	char tmp[PATH_MAX], copy[PATH_MAX + 32];
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
@@ -215,12 +215,12 @@ static void test_driver_shim_answers_for_the_driver(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
 	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
 	CU_ASSERT_EQUAL(ts_copy_file(CT_CUDA_SHIM, copy), 0);
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, p.driver, p.rt12);
-	ct_env_add(&env, "CUDA_HOME=%s", p.toolkit);
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, p.driver, p.rt12);
+	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
 	if (choose(label, &env, &c)) {
-		CT_EXPECT(label, &c, "info_version", "12.4");
-		CT_EXPECT_INT(label, &c, "info_driver_version", 12040);
-		CT_EXPECT_HAS(label, &c, "info_choice", "12.4");
+		TS_EXPECT(label, &c, "info_version", "12.4");
+		TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
+		TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
 	}
 	ts_remove_tree(tmp);
 	/* with no driver behind it, the shim is no driver */
@@ -234,62 +234,62 @@ static void test_driver_shim_answers_for_the_driver(void)
 static void test_driver_without_supported_runtime(void)
 {
 	const char *label = "driver 12.4, runtime 13.0 only";
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
 	if (!find_places(&p))
 		return;
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s", p.driver);
-	ct_env_add(&env, "CUDA_HOME=%s", p.toolkit);
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s", p.driver);
+	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
 	if (!choose(label, &env, &c))
 		return;
 	expect_13(label, &c, &p);
-	CT_EXPECT_INT(label, &c, "info_driver_version", 12040);
-	CT_EXPECT_HAS(label, &c, "info_choice", "12.4");
+	TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
+	TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
 	/* 13.0 with a 12.4 driver: insufficient driver, as NVIDIA's says */
-	if (!ct_machine_has_driver())
-		CT_EXPECT_INT(label, &c, "count_rc", cudaErrorInsufficientDriver);
+	if (!ts_machine_has_driver())
+		TS_EXPECT_INT(label, &c, "count_rc", cudaErrorInsufficientDriver);
 }
 
 /* CUDASTUB_CUDART_MAJOR=13 wins over the driver's 12. */
 static void test_pin_wins(void)
 {
 	const char *label = "driver 12.4, pin 13";
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
 	if (!find_places(&p))
 		return;
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s", p.driver, p.rt12);
-	ct_env_add(&env, "CUDA_HOME=%s", p.toolkit);
-	ct_env_add(&env, "CUDASTUB_CUDART_MAJOR=13");
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", p.driver, p.rt12);
+	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
+	ts_env_add(&env, "CUDASTUB_CUDART_MAJOR=13");
 	if (!choose(label, &env, &c))
 		return;
 	expect_13(label, &c, &p);
-	CT_EXPECT_INT(label, &c, "info_driver_version", 0);
-	CT_EXPECT(label, &c, "info_choice", "(null)");
+	TS_EXPECT_INT(label, &c, "info_driver_version", 0);
+	TS_EXPECT(label, &c, "info_choice", "(null)");
 }
 
 /* CUDASTUB_CUDART_PATH wins over the driver's 12. */
 static void test_override_wins(void)
 {
 	const char *label = "driver 12.4, override 13.0";
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
 	if (!find_places(&p))
 		return;
-	ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s", p.driver, p.rt12);
-	ct_env_add(&env, "CUDASTUB_CUDART_PATH=%s", p.rt13);
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", p.driver, p.rt12);
+	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", p.rt13);
 	if (!choose(label, &env, &c))
 		return;
 	expect_13(label, &c, &p);
-	CT_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_OVERRIDE);
-	CT_EXPECT_INT(label, &c, "info_driver_version", 0);
-	CT_EXPECT(label, &c, "info_choice", "(null)");
+	TS_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_OVERRIDE);
+	TS_EXPECT_INT(label, &c, "info_driver_version", 0);
+	TS_EXPECT(label, &c, "info_choice", "(null)");
 }
 
 static void register_suites(void)

@@ -17,8 +17,8 @@ void ex_symbols(struct ts_names *s, int with_info)
 
 void ex_prototyped(struct ts_names *s)
 {
-	static struct ct_abi_fn fns[CT_ABI_MAX];
-	int n = ct_abi_functions(ct_abi_record(ex_abi), fns, CT_ABI_MAX);
+	static struct ts_abi_fn fns[TS_ABI_MAX];
+	int n = ts_abi_functions(ct_abi_record(ex_abi), fns, TS_ABI_MAX);
 
 	CU_ASSERT_FATAL(n > 0);
 	for (int i = 0; i < n; i++)

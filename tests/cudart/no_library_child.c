@@ -43,7 +43,7 @@ static const cudastub_library_info *search(void *stub)
 	if (!load || !info)
 		return NULL;
 	printf("load=%d\n", (int)load());
-	ct_print_info(info());
+	ts_print_info(info());
 	return info();
 }
 
@@ -88,7 +88,7 @@ static int same(const char *a, const char *b)
 }
 
 /* The stub's names against the real runtime's, for every code. */
-static void against_real(const struct names *stub, const struct ct_abi_code *codes, int n)
+static void against_real(const struct names *stub, const struct ts_abi_code *codes, int n)
 {
 	static const int extra[] = {-1, 10000, 10001, INT_MAX, INT_MIN};
 	const char *path = getenv(NL_REAL_VAR);
@@ -115,7 +115,7 @@ static void against_real(const struct names *stub, const struct ct_abi_code *cod
 
 static int scenario_errors(void)
 {
-	static struct ct_abi_code codes[CT_ABI_MAX];
+	static struct ts_abi_code codes[TS_ABI_MAX];
 	static const int unknown_codes[] = {-1, 1000, 10001, INT_MAX, INT_MIN};
 	const char *record = getenv(NL_ABI_VAR);
 	void *stub = nl_open_stub();
@@ -123,7 +123,7 @@ static int scenario_errors(void)
 	char first[256] = "none";
 	struct names s;
 
-	n = record ? ct_abi_codes(record, codes, CT_ABI_MAX) : -1;
+	n = record ? ts_abi_codes(record, "cudaError_t", codes, TS_ABI_MAX) : -1;
 	if (!stub || n <= 0 || open_names(stub, &s) != 0 || !search(stub))
 		return 3;
 	for (int i = 0; i < n; i++) {

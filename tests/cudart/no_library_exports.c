@@ -102,7 +102,7 @@ static int call(void *sym, const char *ret, struct tally *t)
 	return -1; /* a return type this test does not know */
 }
 
-static const char *return_type(const struct ct_abi_fn *fns, int n, const char *name)
+static const char *return_type(const struct ts_abi_fn *fns, int n, const char *name)
 {
 	for (int i = 0; i < n; i++)
 		if (!strcmp(fns[i].name, name))
@@ -112,14 +112,14 @@ static const char *return_type(const struct ct_abi_fn *fns, int n, const char *n
 
 int nl_scenario_every_export(void)
 {
-	static struct ct_abi_fn fns[CT_ABI_MAX];
+	static struct ts_abi_fn fns[TS_ABI_MAX];
 	struct ts_names symbols = {0};
 	struct tally t = {0};
 	const char *list = getenv(NL_SYMBOLS_VAR), *record = getenv(NL_ABI_VAR);
 	void *stub = nl_open_stub();
 	int n;
 
-	n = record ? ct_abi_functions(record, fns, CT_ABI_MAX) : -1;
+	n = record ? ts_abi_functions(record, fns, TS_ABI_MAX) : -1;
 	if (!stub || n <= 0 || !list || ts_names_read_list(&symbols, list) != 0)
 		return 3;
 	for (size_t i = 0; i < symbols.count; i++) {

@@ -29,7 +29,7 @@ static int run(const char *scenario, struct ts_child *child)
 {
 	const struct ct_runtime *rt = ct_runtime_of_major(abi);
 	const char *stub = ct_matrix_stub(abi);
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	char real[PATH_MAX], why[256];
 
 	if (!stub) {
@@ -40,18 +40,18 @@ static int run(const char *scenario, struct ts_child *child)
 		ts_unavailable(why);
 		return 0;
 	}
-	ct_env_add(&env, NL_STUB_VAR "=%s", stub);
-	ct_env_add(&env, NL_SYMBOLS_VAR "=%s", ct_symbols_file(abi));
-	ct_env_add(&env, NL_ABI_VAR "=%s", ct_abi_record(abi));
+	ts_env_add(&env, NL_STUB_VAR "=%s", stub);
+	ts_env_add(&env, NL_SYMBOLS_VAR "=%s", ct_symbols_file(abi));
+	ts_env_add(&env, NL_ABI_VAR "=%s", ct_abi_record(abi));
 	if (rt && ct_runtime_file_if_present(rt, real, sizeof real))
-		ct_env_add(&env, NL_REAL_VAR "=%s", real);
+		ts_env_add(&env, NL_REAL_VAR "=%s", real);
 	if (by_pin)
-		ct_env_add(&env, "CUDASTUB_CUDART_MAJOR=%d", ABSENT_MAJOR);
+		ts_env_add(&env, "CUDASTUB_CUDART_MAJOR=%d", ABSENT_MAJOR);
 	else
-		ct_env_add(&env, "CUDASTUB_CUDART_PATH=/nonexistent");
-	if (!ct_run(label, scenario, &env, child))
+		ts_env_add(&env, "CUDASTUB_CUDART_PATH=/nonexistent");
+	if (!ts_run_scenario(label, scenario, &env, child))
 		return 0;
-	if (by_pin && ct_long(child, "info_state") == CUDASTUB_STATE_LOADED) {
+	if (by_pin && ts_long(child, "info_state") == CUDASTUB_STATE_LOADED) {
 		ts_unavailable("this machine has a CUDA 11 runtime; the pinned no-runtime "
 			       "case needs a major it lacks");
 		return 0;
@@ -67,20 +67,20 @@ static void test_every_export(void)
 
 	if (!run("every_export", &c))
 		return;
-	exports = ct_long(&c, "exports");
+	exports = ts_long(&c, "exports");
 	CU_ASSERT(exports > 300);
 	if (abi == 13)
-		CT_EXPECT_INT(label, &c, "exports", 422);
-	CT_EXPECT_INT(label, &c, "missing", 0);
-	CT_EXPECT_INT(label, &c, "called", exports);
-	CT_EXPECT_INT(label, &c, "wrong", 0);
-	CT_EXPECT(label, &c, "first_wrong", "none");
-	CU_ASSERT_EQUAL(ct_long(&c, "error_codes") + ct_long(&c, "voids") +
-				ct_long(&c, "pointers") + ct_long(&c, "values") +
-				ct_long(&c, "opaque"),
+		TS_EXPECT_INT(label, &c, "exports", 422);
+	TS_EXPECT_INT(label, &c, "missing", 0);
+	TS_EXPECT_INT(label, &c, "called", exports);
+	TS_EXPECT_INT(label, &c, "wrong", 0);
+	TS_EXPECT(label, &c, "first_wrong", "none");
+	CU_ASSERT_EQUAL(ts_long(&c, "error_codes") + ts_long(&c, "voids") +
+				ts_long(&c, "pointers") + ts_long(&c, "values") +
+				ts_long(&c, "opaque"),
 			exports);
 	if (abi == 13)
-		CT_EXPECT_INT(label, &c, "opaque", 3);
+		TS_EXPECT_INT(label, &c, "opaque", 3);
 }
 
 /* 2: the probes answer 0 and 34; the stub says why. */
@@ -94,17 +94,17 @@ static void test_probes(void)
 		return;
 	for (int i = 0; i < 3; i++) {
 		snprintf(key, sizeof key, "%s_rc", keys[i]);
-		CT_EXPECT_INT(label, &c, key, cudaErrorStubLibrary);
-		CT_EXPECT_INT(label, &c, keys[i], 0);
+		TS_EXPECT_INT(label, &c, key, cudaErrorStubLibrary);
+		TS_EXPECT_INT(label, &c, keys[i], 0);
 		snprintf(key, sizeof key, "%s_null_rc", keys[i]);
-		CT_EXPECT_INT(label, &c, key, cudaErrorStubLibrary);
+		TS_EXPECT_INT(label, &c, key, cudaErrorStubLibrary);
 	}
-	CT_EXPECT_INT(label, &c, "info_state",
+	TS_EXPECT_INT(label, &c, "info_state",
 		      by_pin ? CUDASTUB_STATE_NOT_FOUND : CUDASTUB_STATE_OVERRIDE_FAILED);
-	CT_EXPECT(label, &c, "info_path", "(null)");
-	CT_EXPECT_INT(label, &c, "info_search_runs", 1);
+	TS_EXPECT(label, &c, "info_path", "(null)");
+	TS_EXPECT_INT(label, &c, "info_search_runs", 1);
 	if (!by_pin)
-		CT_EXPECT_HAS(label, &c, "info_error", "/nonexistent");
+		TS_EXPECT_HAS(label, &c, "info_error", "/nonexistent");
 }
 
 /* 3: names from the enum; the same as the real runtime's. */
@@ -114,19 +114,19 @@ static void test_error_names(void)
 
 	if (!run("errors", &c))
 		return;
-	CU_ASSERT(ct_long(&c, "enum_codes") > 100);
-	CT_EXPECT_INT(label, &c, "name_wrong", 0);
-	CT_EXPECT_INT(label, &c, "string_wrong", 0);
-	CT_EXPECT(label, &c, "first_wrong", "none");
-	CT_EXPECT_INT(label, &c, "unknown_wrong", 0);
-	CT_EXPECT(label, &c, "name_34", "cudaErrorStubLibrary");
-	if (ct_long(&c, "real_opened") != 1) {
+	CU_ASSERT(ts_long(&c, "enum_codes") > 100);
+	TS_EXPECT_INT(label, &c, "name_wrong", 0);
+	TS_EXPECT_INT(label, &c, "string_wrong", 0);
+	TS_EXPECT(label, &c, "first_wrong", "none");
+	TS_EXPECT_INT(label, &c, "unknown_wrong", 0);
+	TS_EXPECT(label, &c, "name_34", "cudaErrorStubLibrary");
+	if (ts_long(&c, "real_opened") != 1) {
 		printf("SKIP: [%s] no real runtime of this major to compare names with\n", label);
 		return;
 	}
-	CU_ASSERT(ct_long(&c, "real_checked") > 1001);
-	CT_EXPECT_INT(label, &c, "real_name_mismatches", 0);
-	CT_EXPECT(label, &c, "real_first_mismatch", "none");
+	CU_ASSERT(ts_long(&c, "real_checked") > 1001);
+	TS_EXPECT_INT(label, &c, "real_name_mismatches", 0);
+	TS_EXPECT(label, &c, "real_first_mismatch", "none");
 }
 
 /* 4: cudaGetErrorString(34) says what was searched and what to set. */
@@ -136,11 +136,11 @@ static void test_stub_error_string(void)
 
 	if (!run("errors", &c))
 		return;
-	CT_EXPECT_HAS(label, &c, "string_34", "CUDASTUB_CUDART_PATH");
+	TS_EXPECT_HAS(label, &c, "string_34", "CUDASTUB_CUDART_PATH");
 	if (by_pin)
-		CT_EXPECT_HAS(label, &c, "string_34", "libcudart.so.11.0");
+		TS_EXPECT_HAS(label, &c, "string_34", "libcudart.so.11.0");
 	else
-		CT_EXPECT_HAS(label, &c, "string_34", "/nonexistent");
+		TS_EXPECT_HAS(label, &c, "string_34", "/nonexistent");
 }
 
 /* 5: the stub's error is sticky, like the runtime's failed start. */
@@ -153,8 +153,8 @@ static void test_sticky(void)
 	if (!run("sticky", &c))
 		return;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-		CT_EXPECT_INT(label, &c, keys[i], cudaErrorStubLibrary);
-	CT_EXPECT(label, &c, "malloc_ptr", "untouched");
+		TS_EXPECT_INT(label, &c, keys[i], cudaErrorStubLibrary);
+	TS_EXPECT(label, &c, "malloc_ptr", "untouched");
 }
 
 static const int abis[] = {CT_ABI_MAJOR, 12, 11};

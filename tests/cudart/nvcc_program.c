@@ -43,22 +43,7 @@ static int sh(const char *cmd)
 /* NEEDED entries of an ELF file, as readelf -d lists them. */
 static void needed(const char *file, struct ts_names *out)
 {
-	char cmd[PATH_MAX + 64], line[1024];
-	FILE *p;
-
-	snprintf(cmd, sizeof cmd, "readelf -d '%s'", file);
-	p = popen(cmd, "r");
-	if (!p)
-		return;
-	while (fgets(line, sizeof line, p)) {
-		char *lb = strstr(line, "(NEEDED)") ? strchr(line, '[') : NULL;
-
-		if (!lb)
-			continue;
-		lb[strcspn(lb, "]")] = '\0';
-		ts_names_add(out, lb + 1);
-	}
-	pclose(p);
+	CU_ASSERT_EQUAL(ts_names_dynamic(out, file, "NEEDED"), 0);
 }
 
 /* " -Xcompiler -fsanitize=<each>" for a sanitizer build's stub, whose
@@ -183,27 +168,27 @@ static void run_both(const char *dir, const char *runtime_dir)
 	char *argv_real[] = {prog_real, NULL}, *argv_stub[] = {prog_stub, NULL};
 	static const char *const keys[] = {"count_rc", "count", "launch_rc", "sync_rc"};
 	struct ts_child r, s;
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 
 	snprintf(prog_real, sizeof prog_real, "%s/prog_real", dir);
 	snprintf(prog_stub, sizeof prog_stub, "%s/prog_stub", dir);
-	ct_env_add(&env, "CUDASTUB_CUDART_PATH=%s", runtime_dir);
-	ct_env_add(&env, "LD_DEBUG=bindings");
-	ct_env_add(&env, "LD_DEBUG_OUTPUT=%s/ld", dir);
+	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", runtime_dir);
+	ts_env_add(&env, "LD_DEBUG=bindings");
+	ts_env_add(&env, "LD_DEBUG_OUTPUT=%s/ld", dir);
 	CU_ASSERT_EQUAL_FATAL(ts_run_program(argv_real, NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(ts_run_program(argv_stub, env.list, NULL, &s), 0);
-	CT_EXPECT_INT(label, &r, "stub_linked", 0);
-	CT_EXPECT_INT(label, &s, "stub_linked", 1);
-	CT_EXPECT_INT(label, &s, "state_at_main", CUDASTUB_STATE_LOADED);
+	TS_EXPECT_INT(label, &r, "stub_linked", 0);
+	TS_EXPECT_INT(label, &s, "stub_linked", 1);
+	TS_EXPECT_INT(label, &s, "state_at_main", CUDASTUB_STATE_LOADED);
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
 		char want[64];
 
 		snprintf(want, sizeof want, "%s",
 			 ts_value(&r, keys[i]) ? ts_value(&r, keys[i]) : "?");
-		CT_EXPECT(label, &s, keys[i], want);
+		TS_EXPECT(label, &s, keys[i], want);
 	}
-	if (!ct_machine_has_driver())
-		CT_EXPECT_INT(label, &s, "count_rc", cudaErrorInsufficientDriver);
+	if (!ts_machine_has_driver())
+		TS_EXPECT_INT(label, &s, "count_rc", cudaErrorInsufficientDriver);
 	CU_ASSERT(read_trace(dir, trace, sizeof trace) > 0);
 	snprintf(real, sizeof real, "%s/libcudart.so.13", runtime_dir);
 	check_forwarding(trace, real);

@@ -71,7 +71,7 @@ static int scenario_calls(void)
 	stub_api(&stub);
 	ct_api_sequence(&stub, "stub", last_first());
 	info = cudastub_cudart_info();
-	ct_print_info(info);
+	ts_print_info(info);
 	printf("info_path_real=%s\n", info->path && realpath(info->path, real) ? real : "(none)");
 	if (direct_api(&direct, 1) != 0)
 		return 3;
@@ -131,7 +131,7 @@ static int checked_anyway(int code)
 
 static int scenario_errors(void)
 {
-	static struct ct_abi_code codes[CT_ABI_MAX];
+	static struct ts_abi_code codes[TS_ABI_MAX];
 	const char *record = getenv(RC_ABI_VAR);
 	struct tally t = {0};
 	struct ct_api direct;
@@ -140,7 +140,7 @@ static int scenario_errors(void)
 	cudaRuntimeGetVersion(&v); /* the stub loads the runtime */
 	if (direct_api(&direct, 1) != 0)
 		return 3;
-	n = record ? ct_abi_codes(record, codes, CT_ABI_MAX) : -1;
+	n = record ? ts_abi_codes(record, "cudaError_t", codes, TS_ABI_MAX) : -1;
 	if (n <= 0)
 		return 4;
 	for (int code = 0; code <= 1000; code++)

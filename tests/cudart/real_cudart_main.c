@@ -31,7 +31,7 @@ static char label[64];
 static int run(const char *scenario, int last_first, struct ts_child *child, char *file,
 	       size_t size)
 {
-	struct ct_env env = {0};
+	struct ts_env env = {0};
 	char dir11[PATH_MAX], dir12[PATH_MAX];
 	const char *d11, *d12;
 
@@ -41,15 +41,15 @@ static int run(const char *scenario, int last_first, struct ts_child *child, cha
 		/* both fixtures on the path: the pin must pick its own */
 		d11 = ct_runtime_dir_if_present(&ct_runtimes[0], dir11, sizeof dir11);
 		d12 = ct_runtime_dir_if_present(&ct_runtimes[1], dir12, sizeof dir12);
-		ct_env_add(&env, "LD_LIBRARY_PATH=%s:%s", d11 ? d11 : "", d12 ? d12 : "");
-		ct_env_add(&env, "CUDASTUB_CUDART_MAJOR=%d", rt->major);
+		ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", d11 ? d11 : "", d12 ? d12 : "");
+		ts_env_add(&env, "CUDASTUB_CUDART_MAJOR=%d", rt->major);
 	} else {
-		ct_env_add(&env, "CUDASTUB_CUDART_PATH=%s", file);
+		ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", file);
 	}
-	ct_env_add(&env, RC_FILE_VAR "=%s", file);
-	ct_env_add(&env, RC_LAST_FIRST_VAR "=%d", last_first);
-	ct_env_add(&env, RC_ABI_VAR "=%s", ct_abi_record(rt->major));
-	return ct_run(label, scenario, &env, child);
+	ts_env_add(&env, RC_FILE_VAR "=%s", file);
+	ts_env_add(&env, RC_LAST_FIRST_VAR "=%d", last_first);
+	ts_env_add(&env, RC_ABI_VAR "=%s", ct_abi_record(rt->major));
+	return ts_run_scenario(label, scenario, &env, child);
 }
 
 /* 1: the stub loaded the selected file, by the selected step. */
@@ -61,26 +61,26 @@ static void test_load(void)
 
 	if (!run("calls", 0, &child, file, sizeof file))
 		return;
-	CT_EXPECT_INT(label, &child, "state_before", CUDASTUB_STATE_NOT_TRIED);
-	CT_EXPECT_INT(label, &child, "info_state", CUDASTUB_STATE_LOADED);
-	CT_EXPECT(label, &child, "info_version", rt->version);
-	CT_EXPECT_INT(label, &child, "info_search_runs", 1);
-	CT_EXPECT_INT(label, &child, "direct_already_loaded", 1);
+	TS_EXPECT_INT(label, &child, "state_before", CUDASTUB_STATE_NOT_TRIED);
+	TS_EXPECT_INT(label, &child, "info_state", CUDASTUB_STATE_LOADED);
+	TS_EXPECT(label, &child, "info_version", rt->version);
+	TS_EXPECT_INT(label, &child, "info_search_runs", 1);
+	TS_EXPECT_INT(label, &child, "direct_already_loaded", 1);
 	/* an override or a pin leaves the driver out of the choice */
-	CT_EXPECT_INT(label, &child, "info_driver_version", 0);
-	CT_EXPECT(label, &child, "info_choice", "(null)");
-	source = ct_long(&child, "info_source");
+	TS_EXPECT_INT(label, &child, "info_driver_version", 0);
+	TS_EXPECT(label, &child, "info_choice", "(null)");
+	source = ts_long(&child, "info_source");
 	if (!by_major) {
-		CT_EXPECT_INT(label, &child, "info_source", CUDASTUB_SOURCE_OVERRIDE);
-		CT_EXPECT(label, &child, "info_path", file);
+		TS_EXPECT_INT(label, &child, "info_source", CUDASTUB_SOURCE_OVERRIDE);
+		TS_EXPECT(label, &child, "info_path", file);
 	} else if (rt->fixture) {
-		CT_EXPECT_INT(label, &child, "info_source", CUDASTUB_SOURCE_LOADER_SEARCH);
+		TS_EXPECT_INT(label, &child, "info_source", CUDASTUB_SOURCE_LOADER_SEARCH);
 	} else { /* 13: ld.so.cache, or the standard prefix */
 		CU_ASSERT(source == CUDASTUB_SOURCE_LOADER_SEARCH ||
 			  source == CUDASTUB_SOURCE_STANDARD_PREFIX);
 	}
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(file, real));
-	CT_EXPECT(label, &child, "info_path_real", real);
+	TS_EXPECT(label, &child, "info_path_real", real);
 }
 
 static const char *const sequence_keys[] = {
@@ -112,34 +112,34 @@ static void expect_key(const struct ts_child *calls, const struct ts_child *fres
 	snprintf(stub, sizeof stub, "stub_%s", key);
 	snprintf(direct, sizeof direct, "direct_%s", key);
 	snprintf(other, sizeof other, "fresh_%s", key);
-	CT_EXPECT_SAME(label, calls, stub, direct);
+	TS_EXPECT_SAME(label, calls, stub, direct);
 	v = ts_value(calls, stub);
 	snprintf(value, sizeof value, "%s", v ? v : "(missing from the stub's child)");
-	CT_EXPECT(label, fresh, other, value);
+	TS_EXPECT(label, fresh, other, value);
 	if (!no_driver)
 		return;
 	if (!strcmp(key, "malloc_ptr"))
-		CT_EXPECT(label, calls, stub, "untouched");
+		TS_EXPECT(label, calls, stub, "untouched");
 	else
-		CT_EXPECT_INT(label, calls, stub, without_driver(key));
+		TS_EXPECT_INT(label, calls, stub, without_driver(key));
 }
 
 static void check_sequence(int last_first)
 {
 	struct ts_child calls, fresh;
 	char file[PATH_MAX];
-	int no_driver = !ct_machine_has_driver();
+	int no_driver = !ts_machine_has_driver();
 
 	if (!run("calls", last_first, &calls, file, sizeof file) ||
 	    !run("fresh", last_first, &fresh, file, sizeof file))
 		return;
-	CT_EXPECT_INT(label, &fresh, "stub_state", CUDASTUB_STATE_NOT_TRIED);
+	TS_EXPECT_INT(label, &fresh, "stub_state", CUDASTUB_STATE_NOT_TRIED);
 	for (size_t i = 0; i < sizeof sequence_keys / sizeof *sequence_keys; i++)
 		expect_key(&calls, &fresh, sequence_keys[i], no_driver);
 	if (last_first)
 		expect_key(&calls, &fresh, "first_last", 0);
 	if (last_first && no_driver)
-		CT_EXPECT_INT(label, &calls, "stub_first_last", cudaErrorInsufficientDriver);
+		TS_EXPECT_INT(label, &calls, "stub_first_last", cudaErrorInsufficientDriver);
 }
 
 /* 2: the calls give what the library gives. */
@@ -163,17 +163,17 @@ static void test_error_strings(void)
 
 	if (!run("errors", 0, &child, file, sizeof file))
 		return;
-	CU_ASSERT(ct_long(&child, "errors_checked") >= 1001 + 5);
-	CT_EXPECT_INT(label, &child, "name_mismatches", 0);
-	CT_EXPECT_INT(label, &child, "string_mismatches", 0);
-	CT_EXPECT(label, &child, "first_mismatch", "none");
+	CU_ASSERT(ts_long(&child, "errors_checked") >= 1001 + 5);
+	TS_EXPECT_INT(label, &child, "name_mismatches", 0);
+	TS_EXPECT_INT(label, &child, "string_mismatches", 0);
+	TS_EXPECT(label, &child, "first_mismatch", "none");
 	/* the library names exactly the codes its headers' enum lists */
-	CT_EXPECT_SAME(label, &child, "named", "enum_codes");
-	CT_EXPECT_SAME(label, &child, "enum_named", "enum_codes");
-	CT_EXPECT(label, &child, "name_34", "cudaErrorStubLibrary");
-	CT_EXPECT(label, &child, "name_35", "cudaErrorInsufficientDriver");
+	TS_EXPECT_SAME(label, &child, "named", "enum_codes");
+	TS_EXPECT_SAME(label, &child, "enum_named", "enum_codes");
+	TS_EXPECT(label, &child, "name_34", "cudaErrorStubLibrary");
+	TS_EXPECT(label, &child, "name_35", "cudaErrorInsufficientDriver");
 	/* with a runtime loaded, 34 is the runtime's own to explain */
-	CT_EXPECT_SAME(label, &child, "string_34", "direct_string_34");
+	TS_EXPECT_SAME(label, &child, "string_34", "direct_string_34");
 }
 
 #define SELECT(i)                                                                                  \

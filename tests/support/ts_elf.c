@@ -88,6 +88,35 @@ int ts_names_exported(struct ts_names *s, const char *lib, const char *node, int
 	return pclose(p) == 0 ? 0 : -1;
 }
 
+int ts_names_dynamic(struct ts_names *s, const char *lib, const char *tag)
+{
+	char cmd[4200], line[1024], want[64];
+	FILE *p;
+
+	snprintf(want, sizeof want, "(%s)", tag);
+	snprintf(cmd, sizeof cmd, "readelf -d '%s'", lib);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof line, p)) {
+		char *value = strstr(line, want), *lb;
+
+		if (!value)
+			continue;
+		value += strlen(want);
+		value[strcspn(value, "\n")] = '\0';
+		lb = strchr(value, '[');
+		if (lb) { /* "Library soname: [libcuda.so.1]" */
+			value = lb + 1;
+			value[strcspn(value, "]")] = '\0';
+		} else {
+			value += strspn(value, " ");
+		}
+		ts_names_add(s, value);
+	}
+	return pclose(p) == 0 ? 0 : -1;
+}
+
 /* Reports the names of a that b lacks; returns how many. */
 static int report_missing(const struct ts_names *a, const struct ts_names *b, const char *label,
 			  const char *what, const char *file, unsigned line)

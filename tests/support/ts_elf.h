@@ -34,6 +34,13 @@ int ts_names_read_list(struct ts_names *s, const char *path);
 int ts_names_exported(struct ts_names *s, const char *lib, const char *node, int *unversioned);
 
 /*
+ * The entries of one tag of lib's dynamic section, as `readelf -d` lists
+ * them: "NEEDED" and "SONAME" add the bracketed name, any other tag
+ * ("VERDEF") its value. 0, or -1 if readelf failed.
+ */
+int ts_names_dynamic(struct ts_names *s, const char *lib, const char *tag);
+
+/*
  * A CUnit failure for each name of want missing from got and each name of
  * got missing from want (the first few named, then one with the count),
  * each message starting with label. Returns the number of differences.

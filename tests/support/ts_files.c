@@ -2,9 +2,12 @@
 #include "ts_files.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "test_support.h"
 
 const char *ts_tmpdir(const char *tag, char *buf, size_t size)
 {
@@ -34,4 +37,15 @@ int ts_copy_file(const char *from, const char *to)
 		rc = -1;
 	close(in);
 	return rc;
+}
+
+const char *ts_present(const char *path, const char *install)
+{
+	char why[PATH_MAX + 128];
+
+	if (access(path, F_OK) == 0)
+		return path;
+	snprintf(why, sizeof why, "%s missing; %s", path, install);
+	ts_unavailable(why);
+	return NULL;
 }

@@ -15,4 +15,8 @@ const char *ts_tmpdir(const char *tag, char *buf, size_t size);
  * 0, or -1. */
 int ts_copy_file(const char *from, const char *to);
 
+/* path when it exists; otherwise NULL after reporting it unavailable
+ * (ts_unavailable: "<path> missing; <install>"). */
+const char *ts_present(const char *path, const char *install);
+
 #endif

@@ -417,8 +417,29 @@ enum {
 extern const unsigned cudastub_cudart_function_count;
 extern const struct cudastub_function cudastub_cudart_functions[];
 const char *cudastub_cudart_result_name(int code);
+typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaChooseDevice_fn cudastub_cudart_adapt_cudaChooseDevice(void);
+typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaCreateSurfaceObject_fn cudastub_cudart_adapt_cudaCreateSurfaceObject(void);
+typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaCreateTextureObject_fn cudastub_cudart_adapt_cudaCreateTextureObject(void);
 cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *a0);
+typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_adapt_cudaExternalMemoryGetMappedBuffer(void);
+typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_adapt_cudaExternalMemoryGetMappedMipmappedArray(void);
+typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *a0, const void *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaFuncGetAttributes_fn cudastub_cudart_adapt_cudaFuncGetAttributes(void);
 cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *a0);
+typedef cudaError_t (*cudaGetDeviceProperties_v2_fn)(struct cudaDeviceProp *a0, int a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGetDeviceProperties_v2_fn cudastub_cudart_adapt_cudaGetDeviceProperties_v2(void);
 typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void);
@@ -429,18 +450,99 @@ const char * cudastub_cudart_forward_cudaGetErrorName(cudaError_t a0);
 const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t a0);
 const char * cudastub_cudart_forward_cudaGetErrorString(cudaError_t a0);
 const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t a0);
+typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_adapt_cudaGetSurfaceObjectResourceDesc(void);
+typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGetTextureObjectResourceDesc_fn cudastub_cudart_adapt_cudaGetTextureObjectResourceDesc(void);
+typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_adapt_cudaGetTextureObjectResourceViewDesc(void);
+typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGetTextureObjectTextureDesc_fn cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc(void);
+typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(void);
+typedef cudaError_t (*cudaGraphAddDependencies_v2_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphAddDependencies_v2_fn cudastub_cudart_adapt_cudaGraphAddDependencies_v2(void);
+typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphAddMemAllocNode_fn cudastub_cudart_adapt_cudaGraphAddMemAllocNode(void);
+typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphAddNode_fn cudastub_cudart_adapt_cudaGraphAddNode(void);
+typedef cudaError_t (*cudaGraphAddNode_v2_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphAddNode_v2_fn cudastub_cudart_adapt_cudaGraphAddNode_v2(void);
+typedef cudaError_t (*cudaGraphExecNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphExecNodeSetParams_fn cudastub_cudart_adapt_cudaGraphExecNodeSetParams(void);
 typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void);
+typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(void);
+typedef cudaError_t (*cudaGraphGetEdges_v2_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphGetEdges_v2_fn cudastub_cudart_adapt_cudaGraphGetEdges_v2(void);
 typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void);
+typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphKernelNodeGetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute(void);
+typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphKernelNodeSetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute(void);
+typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_adapt_cudaGraphMemAllocNodeGetParams(void);
+typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(void);
+typedef cudaError_t (*cudaGraphNodeGetDependencies_v2_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphNodeGetDependencies_v2_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies_v2(void);
+typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(void);
+typedef cudaError_t (*cudaGraphNodeGetDependentNodes_v2_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphNodeGetDependentNodes_v2_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes_v2(void);
+typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(void);
+typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(void);
+typedef cudaError_t (*cudaGraphRemoveDependencies_v2_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaGraphRemoveDependencies_v2_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies_v2(void);
+typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaImportExternalMemory_fn cudastub_cudart_adapt_cudaImportExternalMemory(void);
+typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaImportExternalSemaphore_fn cudastub_cudart_adapt_cudaImportExternalSemaphore(void);
+typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaLaunchKernelExC_fn cudastub_cudart_adapt_cudaLaunchKernelExC(void);
+typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaLaunchKernelExC_ptsz_fn cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz(void);
 typedef cudaError_t (*cudaMemAdvise_fn)(const void *a0, size_t a1, enum cudaMemoryAdvise a2, int a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(void);
 typedef cudaError_t (*cudaMemAdvise_v2_fn)(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemAdvise_v2_fn cudastub_cudart_adapt_cudaMemAdvise_v2(void);
+typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaMemPoolCreate_fn cudastub_cudart_adapt_cudaMemPoolCreate(void);
 typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *a0, size_t a1, int a2, cudaStream_t a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(void);
@@ -453,6 +555,15 @@ cudaMemPrefetchAsync_v2_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_v2(void);
 typedef cudaError_t (*cudaMemPrefetchAsync_v2_ptsz_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_v2_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_v2_ptsz(void);
+typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaOccupancyMaxActiveClusters_fn cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters(void);
+typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaOccupancyMaxPotentialClusterSize_fn cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize(void);
+typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *a0, const void *a1);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaPointerGetAttributes_fn cudastub_cudart_adapt_cudaPointerGetAttributes(void);
 cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *a0);
 typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
@@ -460,6 +571,12 @@ cudaSignalExternalSemaphoresAsync_v2_fn cudastub_cudart_adapt_cudaSignalExternal
 typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2_ptsz(void);
+typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamGetAttribute_fn cudastub_cudart_adapt_cudaStreamGetAttribute(void);
+typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamGetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz(void);
 typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, size_t *a5);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamGetCaptureInfo_v2_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2(void);
@@ -472,6 +589,24 @@ cudaStreamGetCaptureInfo_v3_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3
 typedef cudaError_t (*cudaStreamGetCaptureInfo_v3_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamGetCaptureInfo_v3_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3_ptsz(void);
+typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamSetAttribute_fn cudastub_cudart_adapt_cudaStreamSetAttribute(void);
+typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamSetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz(void);
+typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(void);
+typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamUpdateCaptureDependencies_ptsz_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz(void);
+typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamUpdateCaptureDependencies_v2_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2(void);
+typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
+cudaStreamUpdateCaptureDependencies_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2_ptsz(void);
 typedef cudaError_t (*cudaThreadExit_fn)(void);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaThreadExit_fn cudastub_cudart_adapt_cudaThreadExit(void);

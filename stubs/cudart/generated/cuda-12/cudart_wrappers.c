@@ -1059,7 +1059,6 @@ static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparsePr
 }
 
 /* cudaChooseDevice */
-typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
 static cudaError_t cudaChooseDevice_unavailable(int *a0, const struct cudaDeviceProp *a1)
 {
 	(void)a0;
@@ -1078,6 +1077,8 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 	cudaChooseDevice_fn fn = (cudaChooseDevice_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaChooseDevice]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaChooseDevice();
 	if (!fn)
 		fn = cudaChooseDevice_unavailable;
 	atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
@@ -1148,7 +1149,6 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1
 #endif
 
 /* cudaCreateSurfaceObject */
-typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
 static cudaError_t cudaCreateSurfaceObject_unavailable(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
 {
 	(void)a0;
@@ -1168,13 +1168,14 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateSurfaceObject]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaCreateSurfaceObject();
+	if (!fn)
 		fn = cudaCreateSurfaceObject_unavailable;
 	atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaCreateTextureObject */
-typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
 static cudaError_t cudaCreateTextureObject_unavailable(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
 {
 	(void)a0;
@@ -1195,6 +1196,8 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 	cudaCreateTextureObject_fn fn = (cudaCreateTextureObject_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaCreateTextureObject]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaCreateTextureObject();
 	if (!fn)
 		fn = cudaCreateTextureObject_unavailable;
 	atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
@@ -2607,7 +2610,6 @@ static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 }
 
 /* cudaExternalMemoryGetMappedBuffer */
-typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
 static cudaError_t cudaExternalMemoryGetMappedBuffer_unavailable(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
 {
 	(void)a0;
@@ -2628,13 +2630,14 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedBuffer]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedBuffer();
+	if (!fn)
 		fn = cudaExternalMemoryGetMappedBuffer_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaExternalMemoryGetMappedMipmappedArray */
-typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
 static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_unavailable(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
 {
 	(void)a0;
@@ -2654,6 +2657,8 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 	cudaExternalMemoryGetMappedMipmappedArray_fn fn = (cudaExternalMemoryGetMappedMipmappedArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedMipmappedArray]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedMipmappedArray();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedMipmappedArray_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
@@ -2813,7 +2818,6 @@ static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 }
 
 /* cudaFuncGetAttributes */
-typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *a0, const void *a1);
 static cudaError_t cudaFuncGetAttributes_unavailable(struct cudaFuncAttributes *a0, const void *a1)
 {
 	(void)a0;
@@ -2832,6 +2836,8 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 	cudaFuncGetAttributes_fn fn = (cudaFuncGetAttributes_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetAttributes]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaFuncGetAttributes();
 	if (!fn)
 		fn = cudaFuncGetAttributes_unavailable;
 	atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
@@ -3300,7 +3306,6 @@ static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 }
 
 /* cudaGetDeviceProperties_v2 */
-typedef cudaError_t (*cudaGetDeviceProperties_v2_fn)(struct cudaDeviceProp *a0, int a1);
 static cudaError_t cudaGetDeviceProperties_v2_unavailable(struct cudaDeviceProp *a0, int a1)
 {
 	(void)a0;
@@ -3319,6 +3324,8 @@ static cudaError_t cudaGetDeviceProperties_v2_resolve(struct cudaDeviceProp *a0,
 	cudaGetDeviceProperties_v2_fn fn = (cudaGetDeviceProperties_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDeviceProperties_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetDeviceProperties_v2();
 	if (!fn)
 		fn = cudaGetDeviceProperties_v2_unavailable;
 	atomic_store_explicit(&cudaGetDeviceProperties_v2_slot, fn, memory_order_release);
@@ -3551,7 +3558,6 @@ static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipma
 }
 
 /* cudaGetSurfaceObjectResourceDesc */
-typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
 static cudaError_t cudaGetSurfaceObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
 {
 	(void)a0;
@@ -3570,6 +3576,8 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 	cudaGetSurfaceObjectResourceDesc_fn fn = (cudaGetSurfaceObjectResourceDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSurfaceObjectResourceDesc]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetSurfaceObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetSurfaceObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
@@ -3629,7 +3637,6 @@ static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 }
 
 /* cudaGetTextureObjectResourceDesc */
-typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
 static cudaError_t cudaGetTextureObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
@@ -3649,13 +3656,14 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceDesc]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceDesc();
+	if (!fn)
 		fn = cudaGetTextureObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaGetTextureObjectResourceViewDesc */
-typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
 static cudaError_t cudaGetTextureObjectResourceViewDesc_unavailable(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
@@ -3675,13 +3683,14 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceViewDesc]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceViewDesc();
+	if (!fn)
 		fn = cudaGetTextureObjectResourceViewDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaGetTextureObjectTextureDesc */
-typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
 static cudaError_t cudaGetTextureObjectTextureDesc_unavailable(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
@@ -3700,6 +3709,8 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 	cudaGetTextureObjectTextureDesc_fn fn = (cudaGetTextureObjectTextureDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectTextureDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
@@ -3736,7 +3747,6 @@ static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaG
 }
 
 /* cudaGraphAddDependencies */
-typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
 static cudaError_t cudaGraphAddDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
 {
 	(void)a0;
@@ -3758,13 +3768,14 @@ static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGr
 						&cudastub_cudart_functions[F_cudaGraphAddDependencies]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddDependencies();
+	if (!fn)
 		fn = cudaGraphAddDependencies_unavailable;
 	atomic_store_explicit(&cudaGraphAddDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 
 /* cudaGraphAddDependencies_v2 */
-typedef cudaError_t (*cudaGraphAddDependencies_v2_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
 static cudaError_t cudaGraphAddDependencies_v2_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -3786,6 +3797,8 @@ static cudaError_t cudaGraphAddDependencies_v2_resolve(cudaGraph_t a0, const cud
 	cudaGraphAddDependencies_v2_fn fn = (cudaGraphAddDependencies_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddDependencies_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddDependencies_v2();
 	if (!fn)
 		fn = cudaGraphAddDependencies_v2_unavailable;
 	atomic_store_explicit(&cudaGraphAddDependencies_v2_slot, fn, memory_order_release);
@@ -3995,7 +4008,6 @@ static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph
 }
 
 /* cudaGraphAddMemAllocNode */
-typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
 static cudaError_t cudaGraphAddMemAllocNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
 {
 	(void)a0;
@@ -4017,6 +4029,8 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 	cudaGraphAddMemAllocNode_fn fn = (cudaGraphAddMemAllocNode_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemAllocNode]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddMemAllocNode();
 	if (!fn)
 		fn = cudaGraphAddMemAllocNode_unavailable;
 	atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
@@ -4308,7 +4322,6 @@ static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph
 }
 
 /* cudaGraphAddNode */
-typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4);
 static cudaError_t cudaGraphAddNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaGraphNodeParams *a4)
 {
 	(void)a0;
@@ -4331,13 +4344,14 @@ static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1,
 						&cudastub_cudart_functions[F_cudaGraphAddNode]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddNode();
+	if (!fn)
 		fn = cudaGraphAddNode_unavailable;
 	atomic_store_explicit(&cudaGraphAddNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 
 /* cudaGraphAddNode_v2 */
-typedef cudaError_t (*cudaGraphAddNode_v2_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
 static cudaError_t cudaGraphAddNode_v2_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
 {
 	(void)a0;
@@ -4360,6 +4374,8 @@ static cudaError_t cudaGraphAddNode_v2_resolve(cudaGraphNode_t *a0, cudaGraph_t 
 	cudaGraphAddNode_v2_fn fn = (cudaGraphAddNode_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddNode_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddNode_v2();
 	if (!fn)
 		fn = cudaGraphAddNode_v2_unavailable;
 	atomic_store_explicit(&cudaGraphAddNode_v2_slot, fn, memory_order_release);
@@ -5106,7 +5122,6 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, 
 }
 
 /* cudaGraphExecNodeSetParams */
-typedef cudaError_t (*cudaGraphExecNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
 static cudaError_t cudaGraphExecNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
 {
 	(void)a0;
@@ -5126,6 +5141,8 @@ static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGr
 	cudaGraphExecNodeSetParams_fn fn = (cudaGraphExecNodeSetParams_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecNodeSetParams]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphExecNodeSetParams();
 	if (!fn)
 		fn = cudaGraphExecNodeSetParams_unavailable;
 	atomic_store_explicit(&cudaGraphExecNodeSetParams_slot, fn, memory_order_release);
@@ -5265,7 +5282,6 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGrap
 }
 
 /* cudaGraphGetEdges */
-typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3);
 static cudaError_t cudaGraphGetEdges_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, size_t *a3)
 {
 	(void)a0;
@@ -5287,13 +5303,14 @@ static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 						&cudastub_cudart_functions[F_cudaGraphGetEdges]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphGetEdges();
+	if (!fn)
 		fn = cudaGraphGetEdges_unavailable;
 	atomic_store_explicit(&cudaGraphGetEdges_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 
 /* cudaGraphGetEdges_v2 */
-typedef cudaError_t (*cudaGraphGetEdges_v2_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
 static cudaError_t cudaGraphGetEdges_v2_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
 {
 	(void)a0;
@@ -5315,6 +5332,8 @@ static cudaError_t cudaGraphGetEdges_v2_resolve(cudaGraph_t a0, cudaGraphNode_t 
 	cudaGraphGetEdges_v2_fn fn = (cudaGraphGetEdges_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetEdges_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphGetEdges_v2();
 	if (!fn)
 		fn = cudaGraphGetEdges_v2_unavailable;
 	atomic_store_explicit(&cudaGraphGetEdges_v2_slot, fn, memory_order_release);
@@ -5563,7 +5582,6 @@ static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0,
 }
 
 /* cudaGraphKernelNodeGetAttribute */
-typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
 static cudaError_t cudaGraphKernelNodeGetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5583,6 +5601,8 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, c
 	cudaGraphKernelNodeGetAttribute_fn fn = (cudaGraphKernelNodeGetAttribute_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeGetAttribute]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute();
 	if (!fn)
 		fn = cudaGraphKernelNodeGetAttribute_unavailable;
 	atomic_store_explicit(&cudaGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
@@ -5616,7 +5636,6 @@ static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, stru
 }
 
 /* cudaGraphKernelNodeSetAttribute */
-typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
 static cudaError_t cudaGraphKernelNodeSetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5636,6 +5655,8 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, c
 	cudaGraphKernelNodeSetAttribute_fn fn = (cudaGraphKernelNodeSetAttribute_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeSetAttribute]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute();
 	if (!fn)
 		fn = cudaGraphKernelNodeSetAttribute_unavailable;
 	atomic_store_explicit(&cudaGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
@@ -5721,7 +5742,6 @@ static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 }
 
 /* cudaGraphMemAllocNodeGetParams */
-typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
 static cudaError_t cudaGraphMemAllocNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
 {
 	(void)a0;
@@ -5740,6 +5760,8 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 	cudaGraphMemAllocNodeGetParams_fn fn = (cudaGraphMemAllocNodeGetParams_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemAllocNodeGetParams]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphMemAllocNodeGetParams();
 	if (!fn)
 		fn = cudaGraphMemAllocNodeGetParams_unavailable;
 	atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
@@ -5993,7 +6015,6 @@ static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGra
 }
 
 /* cudaGraphNodeGetDependencies */
-typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
 static cudaError_t cudaGraphNodeGetDependencies_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -6014,13 +6035,14 @@ static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cuda
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependencies]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeGetDependencies();
+	if (!fn)
 		fn = cudaGraphNodeGetDependencies_unavailable;
 	atomic_store_explicit(&cudaGraphNodeGetDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaGraphNodeGetDependencies_v2 */
-typedef cudaError_t (*cudaGraphNodeGetDependencies_v2_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
 static cudaError_t cudaGraphNodeGetDependencies_v2_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -6042,13 +6064,14 @@ static cudaError_t cudaGraphNodeGetDependencies_v2_resolve(cudaGraphNode_t a0, c
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependencies_v2]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeGetDependencies_v2();
+	if (!fn)
 		fn = cudaGraphNodeGetDependencies_v2_unavailable;
 	atomic_store_explicit(&cudaGraphNodeGetDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 
 /* cudaGraphNodeGetDependentNodes */
-typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2);
 static cudaError_t cudaGraphNodeGetDependentNodes_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, size_t *a2)
 {
 	(void)a0;
@@ -6069,13 +6092,14 @@ static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cu
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependentNodes]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes();
+	if (!fn)
 		fn = cudaGraphNodeGetDependentNodes_unavailable;
 	atomic_store_explicit(&cudaGraphNodeGetDependentNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaGraphNodeGetDependentNodes_v2 */
-typedef cudaError_t (*cudaGraphNodeGetDependentNodes_v2_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
 static cudaError_t cudaGraphNodeGetDependentNodes_v2_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -6096,6 +6120,8 @@ static cudaError_t cudaGraphNodeGetDependentNodes_v2_resolve(cudaGraphNode_t a0,
 	cudaGraphNodeGetDependentNodes_v2_fn fn = (cudaGraphNodeGetDependentNodes_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependentNodes_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes_v2();
 	if (!fn)
 		fn = cudaGraphNodeGetDependentNodes_v2_unavailable;
 	atomic_store_explicit(&cudaGraphNodeGetDependentNodes_v2_slot, fn, memory_order_release);
@@ -6183,7 +6209,6 @@ static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 }
 
 /* cudaGraphNodeSetParams */
-typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
 static cudaError_t cudaGraphNodeSetParams_unavailable(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
 {
 	(void)a0;
@@ -6202,6 +6227,8 @@ static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cud
 	cudaGraphNodeSetParams_fn fn = (cudaGraphNodeSetParams_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeSetParams]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeSetParams();
 	if (!fn)
 		fn = cudaGraphNodeSetParams_unavailable;
 	atomic_store_explicit(&cudaGraphNodeSetParams_slot, fn, memory_order_release);
@@ -6236,7 +6263,6 @@ static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserOb
 }
 
 /* cudaGraphRemoveDependencies */
-typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3);
 static cudaError_t cudaGraphRemoveDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, size_t a3)
 {
 	(void)a0;
@@ -6258,13 +6284,14 @@ static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cud
 						&cudastub_cudart_functions[F_cudaGraphRemoveDependencies]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphRemoveDependencies();
+	if (!fn)
 		fn = cudaGraphRemoveDependencies_unavailable;
 	atomic_store_explicit(&cudaGraphRemoveDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 
 /* cudaGraphRemoveDependencies_v2 */
-typedef cudaError_t (*cudaGraphRemoveDependencies_v2_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
 static cudaError_t cudaGraphRemoveDependencies_v2_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -6286,6 +6313,8 @@ static cudaError_t cudaGraphRemoveDependencies_v2_resolve(cudaGraph_t a0, const 
 	cudaGraphRemoveDependencies_v2_fn fn = (cudaGraphRemoveDependencies_v2_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphRemoveDependencies_v2]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphRemoveDependencies_v2();
 	if (!fn)
 		fn = cudaGraphRemoveDependencies_v2_unavailable;
 	atomic_store_explicit(&cudaGraphRemoveDependencies_v2_slot, fn, memory_order_release);
@@ -6855,7 +6884,6 @@ static cudaError_t cudaHostUnregister_resolve(void *a0)
 }
 
 /* cudaImportExternalMemory */
-typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
 static cudaError_t cudaImportExternalMemory_unavailable(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
 {
 	(void)a0;
@@ -6875,13 +6903,14 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 						&cudastub_cudart_functions[F_cudaImportExternalMemory]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaImportExternalMemory();
+	if (!fn)
 		fn = cudaImportExternalMemory_unavailable;
 	atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaImportExternalSemaphore */
-typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
 static cudaError_t cudaImportExternalSemaphore_unavailable(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
 {
 	(void)a0;
@@ -6900,6 +6929,8 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 	cudaImportExternalSemaphore_fn fn = (cudaImportExternalSemaphore_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaImportExternalSemaphore]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaImportExternalSemaphore();
 	if (!fn)
 		fn = cudaImportExternalSemaphore_unavailable;
 	atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
@@ -7400,7 +7431,6 @@ static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, vo
 #endif
 
 /* cudaLaunchKernelExC */
-typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
 static cudaError_t cudaLaunchKernelExC_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -7421,13 +7451,14 @@ static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, con
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaLaunchKernelExC();
+	if (!fn)
 		fn = cudaLaunchKernelExC_unavailable;
 	atomic_store_explicit(&cudaLaunchKernelExC_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaLaunchKernelExC_ptsz */
-typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
 static cudaError_t cudaLaunchKernelExC_ptsz_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -7447,6 +7478,8 @@ static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0
 	cudaLaunchKernelExC_ptsz_fn fn = (cudaLaunchKernelExC_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz();
 	if (!fn)
 		fn = cudaLaunchKernelExC_ptsz_unavailable;
 	atomic_store_explicit(&cudaLaunchKernelExC_ptsz_slot, fn, memory_order_release);
@@ -8064,7 +8097,6 @@ static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1)
 }
 
 /* cudaMemPoolCreate */
-typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
 static cudaError_t cudaMemPoolCreate_unavailable(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
 {
 	(void)a0;
@@ -8083,6 +8115,8 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 	cudaMemPoolCreate_fn fn = (cudaMemPoolCreate_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolCreate]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPoolCreate();
 	if (!fn)
 		fn = cudaMemPoolCreate_unavailable;
 	atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
@@ -11246,7 +11280,6 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolv
 }
 
 /* cudaOccupancyMaxActiveClusters */
-typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
 static cudaError_t cudaOccupancyMaxActiveClusters_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -11267,13 +11300,14 @@ static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveClusters]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters();
+	if (!fn)
 		fn = cudaOccupancyMaxActiveClusters_unavailable;
 	atomic_store_explicit(&cudaOccupancyMaxActiveClusters_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaOccupancyMaxPotentialClusterSize */
-typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
 static cudaError_t cudaOccupancyMaxPotentialClusterSize_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -11293,6 +11327,8 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const v
 	cudaOccupancyMaxPotentialClusterSize_fn fn = (cudaOccupancyMaxPotentialClusterSize_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxPotentialClusterSize]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize();
 	if (!fn)
 		fn = cudaOccupancyMaxPotentialClusterSize_unavailable;
 	atomic_store_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
@@ -11324,7 +11360,6 @@ static cudaError_t cudaPeekAtLastError_resolve(void)
 }
 
 /* cudaPointerGetAttributes */
-typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *a0, const void *a1);
 static cudaError_t cudaPointerGetAttributes_unavailable(struct cudaPointerAttributes *a0, const void *a1)
 {
 	(void)a0;
@@ -11343,6 +11378,8 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 	cudaPointerGetAttributes_fn fn = (cudaPointerGetAttributes_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaPointerGetAttributes]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaPointerGetAttributes();
 	if (!fn)
 		fn = cudaPointerGetAttributes_unavailable;
 	atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
@@ -12032,7 +12069,6 @@ static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_
 }
 
 /* cudaStreamGetAttribute */
-typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamGetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -12053,13 +12089,14 @@ static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetAttribute();
+	if (!fn)
 		fn = cudaStreamGetAttribute_unavailable;
 	atomic_store_explicit(&cudaStreamGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaStreamGetAttribute_ptsz */
-typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamGetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -12079,6 +12116,8 @@ static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 	cudaStreamGetAttribute_ptsz_fn fn = (cudaStreamGetAttribute_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz();
 	if (!fn)
 		fn = cudaStreamGetAttribute_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamGetAttribute_ptsz_slot, fn, memory_order_release);
@@ -12540,7 +12579,6 @@ static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 }
 
 /* cudaStreamSetAttribute */
-typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamSetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -12561,13 +12599,14 @@ static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamSetAttribute();
+	if (!fn)
 		fn = cudaStreamSetAttribute_unavailable;
 	atomic_store_explicit(&cudaStreamSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaStreamSetAttribute_ptsz */
-typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamSetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -12587,6 +12626,8 @@ static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 	cudaStreamSetAttribute_ptsz_fn fn = (cudaStreamSetAttribute_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz();
 	if (!fn)
 		fn = cudaStreamSetAttribute_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamSetAttribute_ptsz_slot, fn, memory_order_release);
@@ -12644,7 +12685,6 @@ static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 }
 
 /* cudaStreamUpdateCaptureDependencies */
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
 static cudaError_t cudaStreamUpdateCaptureDependencies_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -12666,13 +12706,14 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, 
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies();
+	if (!fn)
 		fn = cudaStreamUpdateCaptureDependencies_unavailable;
 	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 
 /* cudaStreamUpdateCaptureDependencies_ptsz */
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3);
 static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, size_t a2, unsigned int a3)
 {
 	(void)a0;
@@ -12694,13 +12735,14 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_ptsz]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz();
+	if (!fn)
 		fn = cudaStreamUpdateCaptureDependencies_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 
 /* cudaStreamUpdateCaptureDependencies_v2 */
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
 static cudaError_t cudaStreamUpdateCaptureDependencies_v2_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -12723,13 +12765,14 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_resolve(cudaStream_t a
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_v2]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2();
+	if (!fn)
 		fn = cudaStreamUpdateCaptureDependencies_v2_unavailable;
 	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 
 /* cudaStreamUpdateCaptureDependencies_v2_ptsz */
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
 static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -12751,6 +12794,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve(cudaStrea
 	cudaStreamUpdateCaptureDependencies_v2_ptsz_fn fn = (cudaStreamUpdateCaptureDependencies_v2_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_v2_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2_ptsz();
 	if (!fn)
 		fn = cudaStreamUpdateCaptureDependencies_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_v2_ptsz_slot, fn, memory_order_release);

@@ -1071,7 +1071,6 @@ static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparsePr
 }
 
 /* cudaChooseDevice */
-typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
 static cudaError_t cudaChooseDevice_unavailable(int *a0, const struct cudaDeviceProp *a1)
 {
 	(void)a0;
@@ -1090,6 +1089,8 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 	cudaChooseDevice_fn fn = (cudaChooseDevice_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaChooseDevice]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaChooseDevice();
 	if (!fn)
 		fn = cudaChooseDevice_unavailable;
 	atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
@@ -1160,7 +1161,6 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1
 #endif
 
 /* cudaCreateSurfaceObject */
-typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
 static cudaError_t cudaCreateSurfaceObject_unavailable(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
 {
 	(void)a0;
@@ -1180,13 +1180,14 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateSurfaceObject]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaCreateSurfaceObject();
+	if (!fn)
 		fn = cudaCreateSurfaceObject_unavailable;
 	atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaCreateTextureObject */
-typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
 static cudaError_t cudaCreateTextureObject_unavailable(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
 {
 	(void)a0;
@@ -1207,6 +1208,8 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 	cudaCreateTextureObject_fn fn = (cudaCreateTextureObject_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaCreateTextureObject]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaCreateTextureObject();
 	if (!fn)
 		fn = cudaCreateTextureObject_unavailable;
 	atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
@@ -2676,7 +2679,6 @@ static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 }
 
 /* cudaExternalMemoryGetMappedBuffer */
-typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
 static cudaError_t cudaExternalMemoryGetMappedBuffer_unavailable(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
 {
 	(void)a0;
@@ -2697,13 +2699,14 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedBuffer]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedBuffer();
+	if (!fn)
 		fn = cudaExternalMemoryGetMappedBuffer_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaExternalMemoryGetMappedMipmappedArray */
-typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
 static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_unavailable(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
 {
 	(void)a0;
@@ -2723,6 +2726,8 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 	cudaExternalMemoryGetMappedMipmappedArray_fn fn = (cudaExternalMemoryGetMappedMipmappedArray_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedMipmappedArray]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedMipmappedArray();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedMipmappedArray_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
@@ -2882,7 +2887,6 @@ static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 }
 
 /* cudaFuncGetAttributes */
-typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *a0, const void *a1);
 static cudaError_t cudaFuncGetAttributes_unavailable(struct cudaFuncAttributes *a0, const void *a1)
 {
 	(void)a0;
@@ -2901,6 +2905,8 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 	cudaFuncGetAttributes_fn fn = (cudaFuncGetAttributes_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaFuncGetAttributes]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaFuncGetAttributes();
 	if (!fn)
 		fn = cudaFuncGetAttributes_unavailable;
 	atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
@@ -3369,7 +3375,6 @@ static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 }
 
 /* cudaGetDeviceProperties */
-typedef cudaError_t (*cudaGetDeviceProperties_fn)(struct cudaDeviceProp *a0, int a1);
 static cudaError_t cudaGetDeviceProperties_unavailable(struct cudaDeviceProp *a0, int a1)
 {
 	(void)a0;
@@ -3388,6 +3393,8 @@ static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, in
 	cudaGetDeviceProperties_fn fn = (cudaGetDeviceProperties_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetDeviceProperties]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetDeviceProperties();
 	if (!fn)
 		fn = cudaGetDeviceProperties_unavailable;
 	atomic_store_explicit(&cudaGetDeviceProperties_slot, fn, memory_order_release);
@@ -3678,7 +3685,6 @@ static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipma
 }
 
 /* cudaGetSurfaceObjectResourceDesc */
-typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
 static cudaError_t cudaGetSurfaceObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
 {
 	(void)a0;
@@ -3697,6 +3703,8 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 	cudaGetSurfaceObjectResourceDesc_fn fn = (cudaGetSurfaceObjectResourceDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetSurfaceObjectResourceDesc]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetSurfaceObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetSurfaceObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
@@ -3756,7 +3764,6 @@ static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 }
 
 /* cudaGetTextureObjectResourceDesc */
-typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
 static cudaError_t cudaGetTextureObjectResourceDesc_unavailable(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
@@ -3776,13 +3783,14 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceDesc]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceDesc();
+	if (!fn)
 		fn = cudaGetTextureObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaGetTextureObjectResourceViewDesc */
-typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
 static cudaError_t cudaGetTextureObjectResourceViewDesc_unavailable(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
@@ -3802,13 +3810,14 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceViewDesc]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceViewDesc();
+	if (!fn)
 		fn = cudaGetTextureObjectResourceViewDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaGetTextureObjectTextureDesc */
-typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
 static cudaError_t cudaGetTextureObjectTextureDesc_unavailable(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
 {
 	(void)a0;
@@ -3827,6 +3836,8 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 	cudaGetTextureObjectTextureDesc_fn fn = (cudaGetTextureObjectTextureDesc_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectTextureDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
@@ -3863,7 +3874,6 @@ static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaG
 }
 
 /* cudaGraphAddDependencies */
-typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
 static cudaError_t cudaGraphAddDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -3885,6 +3895,8 @@ static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGr
 	cudaGraphAddDependencies_fn fn = (cudaGraphAddDependencies_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddDependencies]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddDependencies();
 	if (!fn)
 		fn = cudaGraphAddDependencies_unavailable;
 	atomic_store_explicit(&cudaGraphAddDependencies_slot, fn, memory_order_release);
@@ -4094,7 +4106,6 @@ static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph
 }
 
 /* cudaGraphAddMemAllocNode */
-typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
 static cudaError_t cudaGraphAddMemAllocNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
 {
 	(void)a0;
@@ -4116,6 +4127,8 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 	cudaGraphAddMemAllocNode_fn fn = (cudaGraphAddMemAllocNode_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddMemAllocNode]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddMemAllocNode();
 	if (!fn)
 		fn = cudaGraphAddMemAllocNode_unavailable;
 	atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
@@ -4407,7 +4420,6 @@ static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph
 }
 
 /* cudaGraphAddNode */
-typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
 static cudaError_t cudaGraphAddNode_unavailable(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5)
 {
 	(void)a0;
@@ -4430,6 +4442,8 @@ static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1,
 	cudaGraphAddNode_fn fn = (cudaGraphAddNode_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphAddNode]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphAddNode();
 	if (!fn)
 		fn = cudaGraphAddNode_unavailable;
 	atomic_store_explicit(&cudaGraphAddNode_slot, fn, memory_order_release);
@@ -5176,7 +5190,6 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, 
 }
 
 /* cudaGraphExecNodeSetParams */
-typedef cudaError_t (*cudaGraphExecNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
 static cudaError_t cudaGraphExecNodeSetParams_unavailable(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2)
 {
 	(void)a0;
@@ -5196,6 +5209,8 @@ static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGr
 	cudaGraphExecNodeSetParams_fn fn = (cudaGraphExecNodeSetParams_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphExecNodeSetParams]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphExecNodeSetParams();
 	if (!fn)
 		fn = cudaGraphExecNodeSetParams_unavailable;
 	atomic_store_explicit(&cudaGraphExecNodeSetParams_slot, fn, memory_order_release);
@@ -5335,7 +5350,6 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGrap
 }
 
 /* cudaGraphGetEdges */
-typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
 static cudaError_t cudaGraphGetEdges_unavailable(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4)
 {
 	(void)a0;
@@ -5357,6 +5371,8 @@ static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 	cudaGraphGetEdges_fn fn = (cudaGraphGetEdges_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphGetEdges]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphGetEdges();
 	if (!fn)
 		fn = cudaGraphGetEdges_unavailable;
 	atomic_store_explicit(&cudaGraphGetEdges_slot, fn, memory_order_release);
@@ -5605,7 +5621,6 @@ static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0,
 }
 
 /* cudaGraphKernelNodeGetAttribute */
-typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
 static cudaError_t cudaGraphKernelNodeGetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5625,6 +5640,8 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, c
 	cudaGraphKernelNodeGetAttribute_fn fn = (cudaGraphKernelNodeGetAttribute_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeGetAttribute]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute();
 	if (!fn)
 		fn = cudaGraphKernelNodeGetAttribute_unavailable;
 	atomic_store_explicit(&cudaGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
@@ -5658,7 +5675,6 @@ static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, stru
 }
 
 /* cudaGraphKernelNodeSetAttribute */
-typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
 static cudaError_t cudaGraphKernelNodeSetAttribute_unavailable(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -5678,6 +5694,8 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, c
 	cudaGraphKernelNodeSetAttribute_fn fn = (cudaGraphKernelNodeSetAttribute_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphKernelNodeSetAttribute]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute();
 	if (!fn)
 		fn = cudaGraphKernelNodeSetAttribute_unavailable;
 	atomic_store_explicit(&cudaGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
@@ -5763,7 +5781,6 @@ static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 }
 
 /* cudaGraphMemAllocNodeGetParams */
-typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
 static cudaError_t cudaGraphMemAllocNodeGetParams_unavailable(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
 {
 	(void)a0;
@@ -5782,6 +5799,8 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 	cudaGraphMemAllocNodeGetParams_fn fn = (cudaGraphMemAllocNodeGetParams_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphMemAllocNodeGetParams]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphMemAllocNodeGetParams();
 	if (!fn)
 		fn = cudaGraphMemAllocNodeGetParams_unavailable;
 	atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
@@ -6035,7 +6054,6 @@ static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGra
 }
 
 /* cudaGraphNodeGetDependencies */
-typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
 static cudaError_t cudaGraphNodeGetDependencies_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -6057,13 +6075,14 @@ static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cuda
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependencies]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeGetDependencies();
+	if (!fn)
 		fn = cudaGraphNodeGetDependencies_unavailable;
 	atomic_store_explicit(&cudaGraphNodeGetDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 
 /* cudaGraphNodeGetDependentNodes */
-typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
 static cudaError_t cudaGraphNodeGetDependentNodes_unavailable(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3)
 {
 	(void)a0;
@@ -6084,6 +6103,8 @@ static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cu
 	cudaGraphNodeGetDependentNodes_fn fn = (cudaGraphNodeGetDependentNodes_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeGetDependentNodes]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes();
 	if (!fn)
 		fn = cudaGraphNodeGetDependentNodes_unavailable;
 	atomic_store_explicit(&cudaGraphNodeGetDependentNodes_slot, fn, memory_order_release);
@@ -6171,7 +6192,6 @@ static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 }
 
 /* cudaGraphNodeSetParams */
-typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
 static cudaError_t cudaGraphNodeSetParams_unavailable(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1)
 {
 	(void)a0;
@@ -6190,6 +6210,8 @@ static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cud
 	cudaGraphNodeSetParams_fn fn = (cudaGraphNodeSetParams_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphNodeSetParams]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphNodeSetParams();
 	if (!fn)
 		fn = cudaGraphNodeSetParams_unavailable;
 	atomic_store_explicit(&cudaGraphNodeSetParams_slot, fn, memory_order_release);
@@ -6224,7 +6246,6 @@ static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserOb
 }
 
 /* cudaGraphRemoveDependencies */
-typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
 static cudaError_t cudaGraphRemoveDependencies_unavailable(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4)
 {
 	(void)a0;
@@ -6246,6 +6267,8 @@ static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cud
 	cudaGraphRemoveDependencies_fn fn = (cudaGraphRemoveDependencies_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaGraphRemoveDependencies]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaGraphRemoveDependencies();
 	if (!fn)
 		fn = cudaGraphRemoveDependencies_unavailable;
 	atomic_store_explicit(&cudaGraphRemoveDependencies_slot, fn, memory_order_release);
@@ -6815,7 +6838,6 @@ static cudaError_t cudaHostUnregister_resolve(void *a0)
 }
 
 /* cudaImportExternalMemory */
-typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
 static cudaError_t cudaImportExternalMemory_unavailable(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
 {
 	(void)a0;
@@ -6835,13 +6857,14 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 						&cudastub_cudart_functions[F_cudaImportExternalMemory]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaImportExternalMemory();
+	if (!fn)
 		fn = cudaImportExternalMemory_unavailable;
 	atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 
 /* cudaImportExternalSemaphore */
-typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
 static cudaError_t cudaImportExternalSemaphore_unavailable(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
 {
 	(void)a0;
@@ -6860,6 +6883,8 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 	cudaImportExternalSemaphore_fn fn = (cudaImportExternalSemaphore_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaImportExternalSemaphore]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaImportExternalSemaphore();
 	if (!fn)
 		fn = cudaImportExternalSemaphore_unavailable;
 	atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
@@ -7361,7 +7386,6 @@ static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, vo
 #endif
 
 /* cudaLaunchKernelExC */
-typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
 static cudaError_t cudaLaunchKernelExC_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -7382,13 +7406,14 @@ static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, con
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaLaunchKernelExC();
+	if (!fn)
 		fn = cudaLaunchKernelExC_unavailable;
 	atomic_store_explicit(&cudaLaunchKernelExC_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaLaunchKernelExC_ptsz */
-typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
 static cudaError_t cudaLaunchKernelExC_ptsz_unavailable(const cudaLaunchConfig_t *a0, const void *a1, void **a2)
 {
 	(void)a0;
@@ -7408,6 +7433,8 @@ static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0
 	cudaLaunchKernelExC_ptsz_fn fn = (cudaLaunchKernelExC_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaLaunchKernelExC_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz();
 	if (!fn)
 		fn = cudaLaunchKernelExC_ptsz_unavailable;
 	atomic_store_explicit(&cudaLaunchKernelExC_ptsz_slot, fn, memory_order_release);
@@ -8689,7 +8716,6 @@ static cudaError_t cudaMemGetMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLo
 }
 
 /* cudaMemPoolCreate */
-typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
 static cudaError_t cudaMemPoolCreate_unavailable(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
 {
 	(void)a0;
@@ -8708,6 +8734,8 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 	cudaMemPoolCreate_fn fn = (cudaMemPoolCreate_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaMemPoolCreate]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaMemPoolCreate();
 	if (!fn)
 		fn = cudaMemPoolCreate_unavailable;
 	atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
@@ -12156,7 +12184,6 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolv
 }
 
 /* cudaOccupancyMaxActiveClusters */
-typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
 static cudaError_t cudaOccupancyMaxActiveClusters_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -12177,13 +12204,14 @@ static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a
 						&cudastub_cudart_functions[F_cudaOccupancyMaxActiveClusters]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters();
+	if (!fn)
 		fn = cudaOccupancyMaxActiveClusters_unavailable;
 	atomic_store_explicit(&cudaOccupancyMaxActiveClusters_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaOccupancyMaxPotentialClusterSize */
-typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
 static cudaError_t cudaOccupancyMaxPotentialClusterSize_unavailable(int *a0, const void *a1, const cudaLaunchConfig_t *a2)
 {
 	(void)a0;
@@ -12203,6 +12231,8 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const v
 	cudaOccupancyMaxPotentialClusterSize_fn fn = (cudaOccupancyMaxPotentialClusterSize_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaOccupancyMaxPotentialClusterSize]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize();
 	if (!fn)
 		fn = cudaOccupancyMaxPotentialClusterSize_unavailable;
 	atomic_store_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
@@ -12234,7 +12264,6 @@ static cudaError_t cudaPeekAtLastError_resolve(void)
 }
 
 /* cudaPointerGetAttributes */
-typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *a0, const void *a1);
 static cudaError_t cudaPointerGetAttributes_unavailable(struct cudaPointerAttributes *a0, const void *a1)
 {
 	(void)a0;
@@ -12253,6 +12282,8 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 	cudaPointerGetAttributes_fn fn = (cudaPointerGetAttributes_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaPointerGetAttributes]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaPointerGetAttributes();
 	if (!fn)
 		fn = cudaPointerGetAttributes_unavailable;
 	atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
@@ -12892,7 +12923,6 @@ static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_
 }
 
 /* cudaStreamGetAttribute */
-typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamGetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -12913,13 +12943,14 @@ static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetAttribute();
+	if (!fn)
 		fn = cudaStreamGetAttribute_unavailable;
 	atomic_store_explicit(&cudaStreamGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaStreamGetAttribute_ptsz */
-typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamGetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -12939,6 +12970,8 @@ static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 	cudaStreamGetAttribute_ptsz_fn fn = (cudaStreamGetAttribute_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamGetAttribute_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz();
 	if (!fn)
 		fn = cudaStreamGetAttribute_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamGetAttribute_ptsz_slot, fn, memory_order_release);
@@ -13390,7 +13423,6 @@ static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 }
 
 /* cudaStreamSetAttribute */
-typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamSetAttribute_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -13411,13 +13443,14 @@ static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamSetAttribute();
+	if (!fn)
 		fn = cudaStreamSetAttribute_unavailable;
 	atomic_store_explicit(&cudaStreamSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 
 /* cudaStreamSetAttribute_ptsz */
-typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
 static cudaError_t cudaStreamSetAttribute_ptsz_unavailable(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2)
 {
 	(void)a0;
@@ -13437,6 +13470,8 @@ static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 	cudaStreamSetAttribute_ptsz_fn fn = (cudaStreamSetAttribute_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamSetAttribute_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz();
 	if (!fn)
 		fn = cudaStreamSetAttribute_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamSetAttribute_ptsz_slot, fn, memory_order_release);
@@ -13494,7 +13529,6 @@ static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 }
 
 /* cudaStreamUpdateCaptureDependencies */
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
 static cudaError_t cudaStreamUpdateCaptureDependencies_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -13517,13 +13551,14 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, 
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies]);
 
 	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies();
+	if (!fn)
 		fn = cudaStreamUpdateCaptureDependencies_unavailable;
 	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 
 /* cudaStreamUpdateCaptureDependencies_ptsz */
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
 static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_unavailable(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4)
 {
 	(void)a0;
@@ -13545,6 +13580,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t
 	cudaStreamUpdateCaptureDependencies_ptsz_fn fn = (cudaStreamUpdateCaptureDependencies_ptsz_fn)cudastub_loader_bind(&cudastub_cudart_library,
 						&cudastub_cudart_functions[F_cudaStreamUpdateCaptureDependencies_ptsz]);
 
+	if (!fn)
+		fn = cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz();
 	if (!fn)
 		fn = cudaStreamUpdateCaptureDependencies_ptsz_unavailable;
 	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);

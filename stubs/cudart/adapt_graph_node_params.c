@@ -1,0 +1,283 @@
+/*
+ * Generic graph nodes (12.2 and later): cudaGraphNodeParams is 256 bytes in
+ * 12.x and 13.x, but two members of its union gained a field in 13, and
+ * cudaGraphAddNode gained edge data.
+ *
+ *   12.2+  cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+ *                  const cudaGraphNode_t *pDependencies, size_t numDependencies,
+ *                  struct cudaGraphNodeParams *nodeParams);
+ *   12.3+  cudaGraphAddNode_v2: the same with const cudaGraphEdgeData *dependencyData
+ *          before numDependencies; 13.x's cudaGraphAddNode has that prototype
+ *   12.2+, 13.x:
+ *          cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node,
+ *                  struct cudaGraphNodeParams *nodeParams);
+ *          cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+ *                  struct cudaGraphNodeParams *nodeParams);
+ *
+ *   in the union (at offset 16):
+ *   graph  cudaChildGraphNodeParams: 12.x {cudaGraph_t graph} (8 bytes); 13.x adds
+ *          enum cudaGraphChildGraphNodeOwnership ownership at 8 (0: clone, 12's behaviour)
+ *   alloc  cudaMemAllocNodeParamsV2.poolProps: 13.x adds unsigned short usage at 32
+ *          where 12.x has reserved bytes (see adapt_pool_props.c)
+ *   12.x requires the union's unused bytes and the reserved bytes to be zero.
+ *
+ * The rule:
+ *   13-ABI stub on 12.x: a child-graph node that moves its graph
+ *     (ownership != clone) or an allocation node with usage != 0 cannot be
+ *     honoured: cudaErrorNotSupported, nothing called. Otherwise the
+ *     caller's struct is passed as it is (12 reads zeros where 13 put the new
+ *     fields; outputs such as alloc.dptr land in the caller's struct). Adding
+ *     a node goes to 12.3+'s cudaGraphAddNode_v2, or on 12.2 to the plain form
+ *     when every edge is default (as adapt_graph_edges.c).
+ *   12-ABI stub on 13.x: the struct as it is (its unused, zero bytes are
+ *     13's new fields at their defaults); the plain cudaGraphAddNode goes to
+ *     13's with dependencyData NULL (default edges), _v2 and the setters to
+ *     13's functions as they are.
+ *   11.x has none of these functions.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "adapt_edge_data.h"
+#include "adapt_loaded.h"
+#include "cudart_layouts.h"
+
+#if CUDASTUB_ABI_MAJOR >= 12
+_Static_assert(sizeof(struct cudaGraphNodeParams) == CUDASTUB_LAYOUT_cudaGraphNodeParams_12_SIZE &&
+		       sizeof(struct cudaGraphNodeParams) ==
+			       CUDASTUB_LAYOUT_cudaGraphNodeParams_13_SIZE,
+	       "256 bytes in 12 and 13");
+/* The union: 232 bytes in both, every member at its start. The records give
+ * no offset for an anonymous member; after type and reserved0[3] it is 16. */
+_Static_assert(CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_SIZE ==
+			       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_SIZE &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_graph == 0 &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_graph == 0 &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_alloc == 0 &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_alloc == 0 &&
+		       offsetof(struct cudaGraphNodeParams, graph) == 16,
+	       "cudaGraphNodeParams' union");
+_Static_assert(CUDASTUB_LAYOUT_cudaMemAllocNodeParamsV2_12_poolProps == 0 &&
+		       CUDASTUB_LAYOUT_cudaMemAllocNodeParamsV2_13_poolProps == 0,
+	       "poolProps first");
+/* 13's new fields lie where 12 has unused or reserved bytes */
+_Static_assert(CUDASTUB_LAYOUT_cudaChildGraphNodeParams_13_ownership >=
+		       CUDASTUB_LAYOUT_cudaChildGraphNodeParams_12_SIZE,
+	       "ownership is past 12's child graph member");
+_Static_assert(CUDASTUB_LAYOUT_cudaMemPoolProps_13_usage ==
+		       CUDASTUB_LAYOUT_cudaMemPoolProps_12_reserved,
+	       "usage is in 12's reserved bytes");
+
+/* The runtime's forms. */
+typedef cudaError_t (*add_node_plain_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *,
+					 size_t, struct cudaGraphNodeParams *);
+typedef cudaError_t (*add_node_with_data_fn)(cudaGraphNode_t *, cudaGraph_t,
+					     const cudaGraphNode_t *, const cudaGraphEdgeData *,
+					     size_t, struct cudaGraphNodeParams *);
+typedef cudaError_t (*node_set_params_fn)(cudaGraphNode_t, struct cudaGraphNodeParams *);
+typedef cudaError_t (*exec_node_set_params_fn)(cudaGraphExec_t, cudaGraphNode_t,
+					       struct cudaGraphNodeParams *);
+
+static _Atomic(void *) runtime_add_node;
+
+static void *runtime_function(_Atomic(void *) *slot)
+{
+	return atomic_load_explicit(slot, memory_order_acquire);
+}
+
+/* stub_name's translator (how: its rule) over the runtime's name, stored in
+ * slot; NULL when the runtime does not export name. */
+static void *translate_to(const char *stub_name, const char *name, const char *how,
+			  _Atomic(void *) *slot, void *translator)
+{
+	void *sym = adapt_loaded_symbol(name);
+
+	if (!sym)
+		return NULL;
+	atomic_store_explicit(slot, sym, memory_order_release);
+	return adapt_chosen(stub_name, how, translator);
+}
+#endif
+
+#if CUDASTUB_ABI_MAJOR >= 13
+static _Atomic(void *) runtime_node_set_params;
+static _Atomic(void *) runtime_exec_node_set_params;
+
+/* Whether 12.x can honour a 13 node's parameters. */
+static int node_params_fit_12(const struct cudaGraphNodeParams *p)
+{
+	if (!p)
+		return 1;
+	if (p->type == cudaGraphNodeTypeGraph &&
+	    p->graph.ownership != cudaGraphChildGraphOwnershipClone)
+		return 0;
+	if (p->type == cudaGraphNodeTypeMemAlloc && p->alloc.poolProps.usage != 0)
+		return 0;
+	return 1;
+}
+
+static cudaError_t add_node_on_12_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies,
+				     const cudaGraphEdgeData *dependencyData,
+				     size_t numDependencies, struct cudaGraphNodeParams *nodeParams)
+{
+	add_node_with_data_fn add;
+
+	if (!node_params_fit_12(nodeParams))
+		return cudaErrorNotSupported;
+	*(void **)&add = runtime_function(&runtime_add_node);
+	return add(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
+}
+
+static cudaError_t add_node_on_12_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+					const cudaGraphNode_t *pDependencies,
+					const cudaGraphEdgeData *dependencyData,
+					size_t numDependencies,
+					struct cudaGraphNodeParams *nodeParams)
+{
+	add_node_plain_fn add;
+
+	if (!node_params_fit_12(nodeParams) || !edges_are_default(dependencyData, numDependencies))
+		return cudaErrorNotSupported;
+	*(void **)&add = runtime_function(&runtime_add_node);
+	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+}
+
+static cudaError_t node_set_params_on_12(cudaGraphNode_t node,
+					 struct cudaGraphNodeParams *nodeParams)
+{
+	node_set_params_fn set;
+
+	if (!node_params_fit_12(nodeParams))
+		return cudaErrorNotSupported;
+	*(void **)&set = runtime_function(&runtime_node_set_params);
+	return set(node, nodeParams);
+}
+
+static cudaError_t exec_node_set_params_on_12(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+					      struct cudaGraphNodeParams *nodeParams)
+{
+	exec_node_set_params_fn set;
+
+	if (!node_params_fit_12(nodeParams))
+		return cudaErrorNotSupported;
+	*(void **)&set = runtime_function(&runtime_exec_node_set_params);
+	return set(graphExec, node, nodeParams);
+}
+
+cudaGraphAddNode_fn cudastub_cudart_adapt_cudaGraphAddNode(void)
+{
+	cudaGraphAddNode_fn fn = NULL;
+
+	if (adapt_loaded_major() != 12)
+		return NULL;
+	*(void **)&fn = translate_to("cudaGraphAddNode", "cudaGraphAddNode_v2",
+				     "12.3+'s _v2, parameters checked", &runtime_add_node,
+				     (void *)add_node_on_12_v2);
+	if (!fn)
+		*(void **)&fn = translate_to("cudaGraphAddNode", "cudaGraphAddNode",
+					     "12.2's plain form, parameters checked, default edges",
+					     &runtime_add_node, (void *)add_node_on_12_plain);
+	return fn;
+}
+
+cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(void)
+{
+	cudaGraphNodeSetParams_fn fn = NULL;
+
+	if (adapt_loaded_major() == 12)
+		*(void **)&fn = translate_to("cudaGraphNodeSetParams", "cudaGraphNodeSetParams",
+					     "parameters checked", &runtime_node_set_params,
+					     (void *)node_set_params_on_12);
+	return fn;
+}
+
+cudaGraphExecNodeSetParams_fn cudastub_cudart_adapt_cudaGraphExecNodeSetParams(void)
+{
+	cudaGraphExecNodeSetParams_fn fn = NULL;
+
+	if (adapt_loaded_major() == 12)
+		*(void **)&fn =
+			translate_to("cudaGraphExecNodeSetParams", "cudaGraphExecNodeSetParams",
+				     "parameters checked", &runtime_exec_node_set_params,
+				     (void *)exec_node_set_params_on_12);
+	return fn;
+}
+
+#elif CUDASTUB_ABI_MAJOR == 12
+static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				  const cudaGraphNode_t *pDependencies, size_t numDependencies,
+				  struct cudaGraphNodeParams *nodeParams)
+{
+	add_node_with_data_fn add;
+
+	*(void **)&add = runtime_function(&runtime_add_node);
+	return add(pGraphNode, graph, pDependencies, NULL, numDependencies, nodeParams);
+}
+
+/* _v2 on 12.2, which lacks it: the plain form, default edges only */
+static cudaError_t add_node_v2_on_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+					const cudaGraphNode_t *pDependencies,
+					const cudaGraphEdgeData *dependencyData,
+					size_t numDependencies,
+					struct cudaGraphNodeParams *nodeParams)
+{
+	add_node_plain_fn add;
+
+	if (!edges_are_default(dependencyData, numDependencies))
+		return cudaErrorNotSupported;
+	*(void **)&add = runtime_function(&runtime_add_node);
+	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+}
+
+/* 13's name, for stub_name, as it is: the same prototype and bytes. */
+static void *as_is(const char *stub_name, const char *name)
+{
+	return adapt_chosen(stub_name, "13's, as it is", adapt_loaded_symbol(name));
+}
+
+cudaGraphAddNode_fn cudastub_cudart_adapt_cudaGraphAddNode(void)
+{
+	cudaGraphAddNode_fn fn = NULL;
+
+	if (adapt_loaded_major() == 13)
+		*(void **)&fn = translate_to("cudaGraphAddNode", "cudaGraphAddNode",
+					     "13's, dependency data NULL", &runtime_add_node,
+					     (void *)add_node_on_13);
+	return fn;
+}
+
+cudaGraphAddNode_v2_fn cudastub_cudart_adapt_cudaGraphAddNode_v2(void)
+{
+	cudaGraphAddNode_v2_fn fn = NULL;
+	int major = adapt_loaded_major();
+
+	if (major == 13)
+		*(void **)&fn = as_is("cudaGraphAddNode_v2", "cudaGraphAddNode");
+	else if (major == 12)
+		*(void **)&fn = translate_to("cudaGraphAddNode_v2", "cudaGraphAddNode",
+					     "the plain form, default edges only",
+					     &runtime_add_node, (void *)add_node_v2_on_plain);
+	return fn;
+}
+
+/* The setters: 13's as they are. */
+cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(void)
+{
+	cudaGraphNodeSetParams_fn fn = NULL;
+
+	if (adapt_loaded_major() == 13)
+		*(void **)&fn = as_is("cudaGraphNodeSetParams", "cudaGraphNodeSetParams");
+	return fn;
+}
+
+cudaGraphExecNodeSetParams_fn cudastub_cudart_adapt_cudaGraphExecNodeSetParams(void)
+{
+	cudaGraphExecNodeSetParams_fn fn = NULL;
+
+	if (adapt_loaded_major() == 13)
+		*(void **)&fn = as_is("cudaGraphExecNodeSetParams", "cudaGraphExecNodeSetParams");
+	return fn;
+}
+#endif

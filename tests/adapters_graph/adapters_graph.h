@@ -1,0 +1,71 @@
+/*
+ * The suites of the graph-edge, device-property and struct-layout adapters
+ * (stubs/cudart/adapt_{graph_edges,capture_edges,graph_node_params,
+ * device_props,pointer_attributes,func_attributes,texture_descs,
+ * external_memory,pool_props,launch_attributes}.c). One executable per
+ * family.
+ *
+ * Each case runs a child scenario: the stub of one ABI (the build's 13, or
+ * the 12- and 11-ABI stubs of tests/matrix), opened by path, loading one
+ * fake runtime (tests/fakes/cudart-<M>, or a variant built here). The fakes log their calls and
+ * keep what they were given (fake_cudart_graph.c, fake_cudart_props.c, fake_cudart_descs.c). The
+ * scenario checks as it goes: each failed expectation prints a "fail=" line, and the child exits 1.
+ * The structs are read at the offsets of the generated layout constants (cudart_layouts.h),
+ * independently of the adapters' own struct definitions.
+ */
+#ifndef CUDASTUB_TESTS_ADAPTERS_GRAPH_H
+#define CUDASTUB_TESTS_ADAPTERS_GRAPH_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+
+#include "cudart_layouts.h"
+#include "fake_cudart_graph.h"
+#include "fake_cudart_props.h"
+#include "test_support.h"
+
+/* ---- parent ---- */
+
+/* Runs scenario with the stub of ABI stub_abi over the fake runtime fake
+ * ("11", "12", "13", or a variant built here: "12.2", a 12.x without the
+ * edge-data _v2 forms; "11-plain", an 11.x without the _v2 texture forms) and asserts that every
+ * expectation held. A missing fixture is reported (a failure in CI, a SKIP elsewhere). */
+void ag_run(int stub_abi, const char *fake, const char *scenario);
+
+/* Registers a suite, or prints SKIP when the build is not the 13.0 ABI
+ * these cases are written for; NULL then. */
+CU_pSuite ag_suite(const char *name);
+
+/* ---- child ---- */
+
+/* The stub's export name; exits when missing. */
+void *ag_stub(const char *name);
+/* The loaded fake's export name (its records), after the stub loaded it;
+ * exits when missing. */
+void *ag_fake(const char *name);
+/* The fake's call log position now; whether name was called since mark. */
+int ag_mark(void);
+int ag_called_since(int mark, const char *name);
+/* Whether the fake was called at all since mark. */
+int ag_any_call_since(int mark);
+
+/* Checks: a failure prints where and what, and is counted. */
+#define AG_EXPECT(cond) ag_expect((cond), __FILE__, __LINE__, #cond)
+void ag_expect(int ok, const char *file, int line, const char *what);
+/* Exit code of a scenario: 0 when every expectation held. Frees the
+ * buffers of ag_guarded. */
+int ag_finish(void);
+
+/* Byte checks on a struct the adapter wrote or the fake received:
+ * bytes [at, at + size) of p hold FAKE_PATTERN(from + k), or zeros. */
+int ag_pattern_at(const void *p, size_t at, size_t from, size_t size);
+int ag_zero_at(const void *p, size_t at, size_t size);
+
+/* A caller's struct of size bytes with a guard after it: filled with
+ * AG_FILL before the call, the guard checked after; valid until ag_finish. */
+#define AG_GUARD 64
+#define AG_FILL	 0xa5
+void *ag_guarded(size_t size);
+int ag_guard_intact(const void *p, size_t size);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * What the driver stub's suites share (tests/cuda_driver). Each child
+ * opens the library under test by path (CD_LIB: the stub, or the shim
+ * under the SONAME libcuda.so.1), so every scenario runs for both, and
+ * calls it through dlsym with prototypes of its own.
+ *
+ * The suites, one executable each:
+ *   real_*.c       Debian's real driver 550 through the stub (real)
+ *   link_stub.c    NVIDIA's link-time stub ahead of the real driver (real)
+ *   no_driver_*.c  every export without a driver (unit)
+ *   fake_driver.c  legacy and _v2 names reach their own symbols (unit)
+ *   exports.c      the exported set and the wrappers' shape (unit)
+ * and, from tests/support, ts_child.h (child scenarios under a label),
+ * ts_abi.h (ABI records), ts_driver.h (the fixture, the link-time stub).
+ */
+#ifndef CUDASTUB_CUDA_DRIVER_TEST_H
+#define CUDASTUB_CUDA_DRIVER_TEST_H
+
+#include <stddef.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+#include "ts_abi.h"
+#include "ts_child.h"
+#include "ts_driver.h"
+
+/* CUresult values the tests name (the build's cuda.h is not included, so
+ * that each call's prototype is the test's own). */
+enum {
+	CD_SUCCESS = 0,
+	CD_INVALID_VALUE = 1,
+	CD_NOT_INITIALIZED = 3,
+	CD_STUB_LIBRARY = 34,
+	CD_NO_DEVICE = 100,
+	CD_NOT_FOUND = 500,
+};
+
+/* The child's environment. */
+#define CD_LIB_VAR    "CD_LIB"	  /* the stub or the shim, opened by path */
+#define CD_DRIVER_VAR "CD_DRIVER" /* the driver file the stub should load */
+
+/* One library under test: the stub or the shim. */
+struct cd_lib {
+	const char *label; /* "stub", "shim" */
+	const char *path;  /* NULL when not built */
+};
+enum { CD_LIB_COUNT = 2 };
+/* The stub and the shim (the shim's path NULL when shims are off). */
+const struct cd_lib *cd_libs(void);
+/* The library under test, or NULL after reporting (a build without
+ * shims: printed SKIP). */
+const char *cd_lib_path(const struct cd_lib *lib);
+
+/* Build outputs and sources (static strings). */
+const char *cd_stub(void);	   /* <build>/stubs/cuda_driver/libcuda_stub.so */
+const char *cd_shim(void);	   /* <build>/shim/libcuda.so.1, or NULL */
+const char *cd_fake(void);	   /* <build>/tests/fakes/cuda-driver/libcuda.so.1 */
+const char *cd_symbols_file(void); /* stubs/cuda_driver/generated/cuda-<M>/cuda.symbols */
+const char *cd_abi_record(void);   /* tools/gen_stubs/data/abi/cuda-<M.m>.abi of the build */
+
+/* The 550 fixture's libcuda.so.1 in buf; NULL after reporting it missing. */
+const char *cd_driver_file(char *buf, size_t size);
+
+/* ---- in a child ---- */
+
+/* The library CD_LIB names, opened; NULL after a message. */
+void *cd_open_lib(void);
+/* dlsym, or NULL after a message on stderr. */
+void *cd_sym(void *handle, const char *name);
+/* Makes the library search now (cudastub_cuda_load), prints load=<state>
+ * and its info (ts_print_info); returns 0, or -1 without those entries. */
+int cd_search(void *lib);
+
+/* Calls fn with 8 zero integer arguments, more than any CUresult function
+ * of cuda.h reads from registers; -1 when fn is NULL. */
+typedef int (*cd_zero_args_fn)(long, long, long, long, long, long, long, long);
+int cd_call_with_zeros(void *fn);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * What the driver stub exports, and what its exports are made of:
+ *
+ *  - nm -D --defined-only of libcuda_stub.so is cuda.symbols plus
+ *    cudastub_cuda_info and cudastub_cuda_load, nothing else; the shim
+ *    <build>/shim/libcuda.so.1 the same, under SONAME libcuda.so.1 and with
+ *    no symbol versions at all (no VERDEF), as the real driver has none;
+ *  - cuda.symbols is exactly the functions of the build's ABI record (every
+ *    export has a prototype: the driver stub has no opaque forwarders);
+ *  - the cost contract, from the disassembly: every export but the
+ *    hand-written cuGetErrorString is a load of a slot of its own and an
+ *    indirect jump, or one jmp *slot(%rip). Not checked in a sanitizer
+ *    build, whose instrumentation changes every function.
+ *
+ * KNOWN STUB BUG, tolerated and reported while narrow_args_tolerated is 1:
+ * GCC zero-extends an unsigned char or unsigned short argument again
+ * before the jump (mov slot(%rip),%rax; movzbl %sil,%esi; jmp *%rax), so
+ * the 20 cuMemsetD8/D16/D2D8/D2D16 exports cost one instruction more than
+ * the contract. Those alone may take that one extra instruction; set it to
+ * 0 once the generator forwards them with the one-jmp assembly forwarder.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda_driver_test.h"
+#include "ts_elf.h"
+
+#ifndef CD_SANITIZE
+#define CD_SANITIZE ""
+#endif
+
+/* Exported names of the 13.0 headers' ABI: every name cuda.h declares. */
+enum { CD_EXPORTS_13 = 673 };
+
+static void symbols(struct ts_names *s, int with_info)
+{
+	CU_ASSERT_EQUAL_FATAL(ts_names_read_list(s, cd_symbols_file()), 0);
+	if (with_info) {
+		ts_names_add(s, "cudastub_cuda_info");
+		ts_names_add(s, "cudastub_cuda_load");
+	}
+}
+
+static int abi_is_13(void)
+{
+	return strstr(cd_abi_record(), "/cuda-13.") != NULL;
+}
+
+static void check_exports(const char *lib, const char *label)
+{
+	struct ts_names want = {0}, got = {0};
+	int unversioned = -1;
+
+	symbols(&want, 1);
+	CU_ASSERT_EQUAL(ts_names_exported(&got, lib, NULL, &unversioned), 0);
+	TS_EXPECT_SAME_NAMES(&want, &got, label);
+	if (abi_is_13())
+		CU_ASSERT_EQUAL(got.count, CD_EXPORTS_13 + 2);
+	ts_names_free(&want);
+	ts_names_free(&got);
+}
+
+static void test_stub_exports(void)
+{
+	check_exports(cd_stub(), "libcuda_stub.so");
+}
+
+static void test_shim_exports(void)
+{
+	const struct cd_lib *shim = &cd_libs()[1];
+	struct ts_names soname = {0}, verdef = {0}, none = {0};
+
+	if (!cd_lib_path(shim))
+		return;
+	CU_ASSERT_PTR_NOT_NULL(strstr(shim->path, "/shim/libcuda.so.1"));
+	check_exports(shim->path, "shim/libcuda.so.1");
+	CU_ASSERT_EQUAL(ts_names_dynamic(&soname, shim->path, "SONAME"), 0);
+	CU_ASSERT_EQUAL(soname.count, 1);
+	CU_ASSERT(ts_names_has(&soname, "libcuda.so.1"));
+	/* no version node, and so no symbol carries a version */
+	CU_ASSERT_EQUAL(ts_names_dynamic(&verdef, shim->path, "VERDEF"), 0);
+	TS_EXPECT_SAME_NAMES(&none, &verdef, "shim/libcuda.so.1 VERDEF entries");
+	ts_names_free(&soname);
+	ts_names_free(&verdef);
+}
+
+static void test_symbols_are_the_record(void)
+{
+	static struct ts_abi_fn fns[TS_ABI_MAX];
+	struct ts_names want = {0}, got = {0};
+	int n = ts_abi_functions(cd_abi_record(), fns, TS_ABI_MAX);
+
+	CU_ASSERT_FATAL(n > 0);
+	for (int i = 0; i < n; i++) {
+		ts_names_add(&want, fns[i].name);
+		CU_assertImplementation(!strcmp(fns[i].ret, "CUresult"), __LINE__, fns[i].name,
+					__FILE__, "returns CUresult", CU_FALSE);
+	}
+	symbols(&got, 0);
+	TS_EXPECT_SAME_NAMES(&want, &got, "cuda.symbols vs the ABI record's functions");
+	if (abi_is_13())
+		CU_ASSERT_EQUAL(got.count, CD_EXPORTS_13);
+	printf("  %zu exported names (%s)\n", got.count, cd_abi_record());
+	ts_names_free(&want);
+	ts_names_free(&got);
+}
+
+/* ---- the wrappers' shape ---- */
+
+static const int narrow_args_tolerated = 1;
+
+struct judging {
+	struct ts_names slots, narrow;
+	int visited, wrappers, extended;
+};
+
+/* An unsigned char or unsigned short among the parameters of type. */
+static int has_narrow_param(const char *type)
+{
+	return strstr(type, "char,") || strstr(type, "char)") || strstr(type, "short,") ||
+	       strstr(type, "short)");
+}
+
+/* The exports that take a narrow integer argument. */
+static void narrow_exports(struct ts_names *out)
+{
+	static struct ts_abi_fn fns[TS_ABI_MAX];
+	int n = ts_abi_functions(cd_abi_record(), fns, TS_ABI_MAX);
+
+	CU_ASSERT_FATAL(n > 0);
+	for (int i = 0; i < n; i++)
+		if (has_narrow_param(fns[i].type))
+			ts_names_add(out, fns[i].name);
+}
+
+/* The known bug's shape: slot load, one zero-extension, the jump. */
+static int extends_narrow_arg(const struct judging *j, const struct ts_function_shape *shape)
+{
+	return narrow_args_tolerated && ts_names_has(&j->narrow, shape->name) &&
+	       shape->kind == TS_SHAPE_OTHER && shape->count == 3 && shape->slot[0];
+}
+
+static void judge(const struct ts_function_shape *shape, void *ctx)
+{
+	struct judging *j = ctx;
+	int extended = extends_narrow_arg(j, shape);
+	char msg[256];
+
+	j->visited++;
+	if (!strcmp(shape->name, "cuGetErrorString"))
+		return; /* hand-written: explains the stub's own code */
+	j->wrappers++;
+	j->extended += extended;
+	snprintf(msg, sizeof msg, "%s: %d instructions, not a bare tail jump through its slot",
+		 shape->name, shape->count);
+	CU_assertImplementation(shape->kind != TS_SHAPE_OTHER || extended, __LINE__, msg, __FILE__,
+				"", CU_FALSE);
+	if (!shape->slot[0])
+		return;
+	snprintf(msg, sizeof msg, "%s shares its slot %s", shape->name, shape->slot);
+	CU_assertImplementation(!ts_names_has(&j->slots, shape->slot), __LINE__, msg, __FILE__, "",
+				CU_FALSE);
+	ts_names_add(&j->slots, shape->slot);
+}
+
+static void check_shape(const char *lib)
+{
+	struct judging j = {0};
+	struct ts_names names = {0};
+
+	if (!lib)
+		return;
+	symbols(&names, 0);
+	narrow_exports(&j.narrow);
+	CU_ASSERT(ts_each_shape(lib, &names, judge, &j) >= 0);
+	CU_ASSERT_EQUAL(j.visited, (int)names.count);
+	CU_ASSERT_EQUAL(j.wrappers + 1, (int)names.count);
+	/* the slots are named when the symbol table is there (not stripped) */
+	CU_ASSERT(j.slots.count == 0 || (int)j.slots.count == j.wrappers);
+	printf("  %s: %d wrappers, %zu distinct slots\n", lib, j.wrappers, j.slots.count);
+	if (j.extended)
+		printf("  KNOWN STUB BUG: %d of the %zu exports with a narrow argument "
+		       "zero-extend it before the jump (3 instructions)\n",
+		       j.extended, j.narrow.count);
+	ts_names_free(&names);
+	ts_names_free(&j.narrow);
+	ts_names_free(&j.slots);
+}
+
+static void test_stub_shape(void)
+{
+	check_shape(cd_stub());
+}
+
+static void test_shim_shape(void)
+{
+	check_shape(cd_lib_path(&cd_libs()[1]));
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("driver stub exports", NULL, NULL);
+
+	CU_add_test(s, "cuda.symbols is the ABI record's functions, each returning CUresult",
+		    test_symbols_are_the_record);
+	CU_add_test(s, "libcuda_stub.so exports cuda.symbols and its info entry points",
+		    test_stub_exports);
+	CU_add_test(s, "shim/libcuda.so.1 exports the same, with no symbol versions",
+		    test_shim_exports);
+#if defined(__x86_64__)
+	if (!CD_SANITIZE[0]) {
+		s = CU_add_suite("driver stub wrapper shape", NULL, NULL);
+		CU_add_test(s, "stub exports are tail jumps through their own slots",
+			    test_stub_shape);
+		CU_add_test(s, "shim exports are tail jumps through their own slots",
+			    test_shim_shape);
+		return;
+	}
+#endif
+	printf("SKIP: wrapper shape: x86-64 builds without sanitizers only (this: '%s')\n",
+	       CD_SANITIZE);
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, NULL, register_suites);
+}

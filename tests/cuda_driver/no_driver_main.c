@@ -1,0 +1,139 @@
+/*
+ * The driver stub without a driver, the stub and the shim each two ways:
+ * CUDASTUB_CUDA_PATH=/nonexistent (the override fails, nothing else is
+ * tried), and a search that finds nothing (skipped on a machine that has
+ * a driver). The contract:
+ *
+ *  - every export (cuda.symbols), called once with zero arguments, returns
+ *    without a crash: CUDA_ERROR_STUB_LIBRARY (34), and the two error
+ *    functions, whose out-parameter is then NULL, CUDA_ERROR_INVALID_VALUE;
+ *  - cuDriverGetVersion and cuDeviceGetCount return 34 and set their
+ *    outputs to 0;
+ *  - cuGetErrorName and cuGetErrorString answer for every CUresult of the
+ *    build headers (the name, as the string too), CUDA_ERROR_INVALID_VALUE
+ *    and NULL for unknown codes, and cuGetErrorString(34) says what was
+ *    searched and names CUDASTUB_CUDA_PATH.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+
+#include "no_driver.h"
+
+static const struct cd_lib *lib;
+static int by_search;
+static char label[64];
+
+static int run(const char *scenario, struct ts_child *c)
+{
+	struct ts_env env = {0};
+
+	if (!cd_lib_path(lib))
+		return 0;
+	if (by_search && ts_machine_has_driver()) {
+		ts_unavailable("this machine has a driver (libcuda.so.1): a search finds it");
+		return 0;
+	}
+	ts_env_add(&env, CD_LIB_VAR "=%s", lib->path);
+	ts_env_add(&env, CD_SYMBOLS_VAR "=%s", cd_symbols_file());
+	ts_env_add(&env, CD_ABI_VAR "=%s", cd_abi_record());
+	if (!by_search)
+		ts_env_add(&env, "CUDASTUB_CUDA_PATH=/nonexistent");
+	return ts_run_scenario(label, scenario, &env, c);
+}
+
+static void test_every_export(void)
+{
+	struct ts_child c;
+
+	if (!run("every_export", &c))
+		return;
+	TS_EXPECT_INT(label, &c, "missing", 0);
+	TS_EXPECT_INT(label, &c, "not_cuResult", 0);
+	TS_EXPECT_SAME(label, &c, "called", "exports");
+	CU_ASSERT(ts_long(&c, "called") > 500);
+	TS_EXPECT_INT(label, &c, "wrong", 0);
+	TS_EXPECT(label, &c, "first_wrong", "none");
+}
+
+static void test_probes(void)
+{
+	struct ts_child c;
+
+	if (!run("probes", &c))
+		return;
+	TS_EXPECT_INT(label, &c, "dv_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "dv", 0);
+	TS_EXPECT_INT(label, &c, "dv_null_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "count_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "count", 0);
+	TS_EXPECT_INT(label, &c, "count_null_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "load",
+		      by_search ? CUDASTUB_STATE_NOT_FOUND : CUDASTUB_STATE_OVERRIDE_FAILED);
+	TS_EXPECT_INT(label, &c, "info_search_runs", 1);
+	TS_EXPECT(label, &c, "info_path", "(null)");
+	TS_EXPECT(label, &c, "info_version", "0.0");
+	if (by_search) {
+		TS_EXPECT_HAS(label, &c, "info_error", "libcuda");
+	} else {
+		TS_EXPECT_HAS(label, &c, "info_error", "CUDASTUB_CUDA_PATH=/nonexistent");
+		TS_EXPECT_INT(label, &c, "attempt_count", 1);
+		TS_EXPECT_HAS(label, &c, "attempt_0", "override /nonexistent: ");
+	}
+}
+
+static void test_errors(void)
+{
+	struct ts_child c;
+
+	if (!run("errors", &c))
+		return;
+	CU_ASSERT(ts_long(&c, "enum_codes") > 90);
+	TS_EXPECT_INT(label, &c, "name_wrong", 0);
+	TS_EXPECT_INT(label, &c, "string_wrong", 0);
+	TS_EXPECT(label, &c, "first_wrong", "none");
+	TS_EXPECT_INT(label, &c, "unknown_wrong", 0);
+	TS_EXPECT_INT(label, &c, "name_34_rc", CD_SUCCESS);
+	TS_EXPECT(label, &c, "name_34", "CUDA_ERROR_STUB_LIBRARY");
+	TS_EXPECT_INT(label, &c, "string_34_rc", CD_SUCCESS);
+	TS_EXPECT_INT(label, &c, "string_34_null_rc", CD_INVALID_VALUE);
+	/* what was searched, and what to set */
+	TS_EXPECT_HAS(label, &c, "string_34", "CUDASTUB_CUDA_PATH");
+	TS_EXPECT_HAS(label, &c, "string_34", "tried:");
+	TS_EXPECT_HAS(label, &c, "string_34", by_search ? "libcuda.so.1" : "/nonexistent");
+}
+
+#define SELECT(i)                                                                                  \
+	static int select_##i(void)                                                                \
+	{                                                                                          \
+		lib = &cd_libs()[(i) / 2];                                                         \
+		by_search = (i) % 2;                                                               \
+		snprintf(label, sizeof label, "%s, %s", lib->label,                                \
+			 by_search ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");         \
+		return 0;                                                                          \
+	}
+SELECT(0)
+SELECT(1)
+SELECT(2)
+SELECT(3)
+static int (*const selectors[2 * CD_LIB_COUNT])(void) = {select_0, select_1, select_2, select_3};
+
+static void register_suites(void)
+{
+	for (int i = 0; i < 2 * CD_LIB_COUNT; i++) {
+		char name[96];
+		CU_pSuite s;
+
+		snprintf(name, sizeof name, "no driver: %s, %s", cd_libs()[i / 2].label,
+			 i % 2 ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");
+		s = CU_add_suite(name, selectors[i], NULL);
+		CU_add_test(s, "every export, zero arguments: 34, no crash", test_every_export);
+		CU_add_test(s, "cuDriverGetVersion and cuDeviceGetCount: 34, outputs 0",
+			    test_probes);
+		CU_add_test(s, "cuGetErrorName and cuGetErrorString for every code", test_errors);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, nd_scenarios, register_suites);
+}

@@ -1,0 +1,131 @@
+/* Child scenarios under a label, and expectations on what they printed. */
+#define _GNU_SOURCE
+#include "ts_child.h"
+
+#include <CUnit/CUnit.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ts_env_add(struct ts_env *env, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (env->n >= TS_ENV_MAX) {
+		CU_FAIL("ts_env: too many entries");
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(env->text[env->n], TS_ENV_LEN, fmt, ap);
+	va_end(ap);
+	env->list[env->n] = env->text[env->n];
+	env->n++;
+	env->list[env->n] = NULL;
+}
+
+int ts_run_scenario(const char *label, const char *scenario, const struct ts_env *env,
+		    struct ts_child *child)
+{
+	char msg[512];
+
+	if (ts_run_child(scenario, env && env->n ? env->list : NULL, child) != 0) {
+		snprintf(msg, sizeof msg, "[%s] could not start the child %s", label, scenario);
+		CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, __func__, CU_FALSE);
+		return 0;
+	}
+	if (child->exit_code == 0)
+		return 1;
+	snprintf(msg, sizeof msg, "[%s] child %s exited %d%s", label, scenario, child->exit_code,
+		 child->exit_code < 0 ? " (killed by a signal)" : "");
+	CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, __func__, CU_FALSE);
+	fprintf(stderr, "%s\nstdout:\n%s\nstderr:\n%s\n", msg, child->out, child->err);
+	return 0;
+}
+
+void ts_expect_at(struct ts_where at, const char *label, const struct ts_child *c, const char *key,
+		  const char *want)
+{
+	const char *got = ts_value(c, key);
+	char msg[1024];
+
+	snprintf(msg, sizeof msg, "[%s] %s=%s, expected %s", label, key, got ? got : "(missing)",
+		 want);
+	CU_assertImplementation(got && !strcmp(got, want), at.line, msg, at.file, at.fn, CU_FALSE);
+}
+
+void ts_expect_int_at(struct ts_where at, const char *label, const struct ts_child *c,
+		      const char *key, long want)
+{
+	char text[32];
+
+	snprintf(text, sizeof text, "%ld", want);
+	ts_expect_at(at, label, c, key, text);
+}
+
+void ts_expect_same_at(struct ts_where at, const char *label, const struct ts_child *c,
+		       const char *key_a, const char *key_b)
+{
+	const char *got = ts_value(c, key_a);
+	char a[512], msg[1280];
+
+	snprintf(a, sizeof a, "%s", got ? got : "(missing)");
+	got = ts_value(c, key_b);
+	snprintf(msg, sizeof msg, "[%s] %s=%s but %s=%s", label, key_a, a, key_b,
+		 got ? got : "(missing)");
+	CU_assertImplementation(got && strcmp(a, "(missing)") && !strcmp(a, got), at.line, msg,
+				at.file, at.fn, CU_FALSE);
+}
+
+void ts_expect_has_at(struct ts_where at, const char *label, const struct ts_child *c,
+		      const char *key, const char *part)
+{
+	const char *got = ts_value(c, key);
+	char msg[1024];
+
+	snprintf(msg, sizeof msg, "[%s] %s=%.600s, expected it to contain %s", label, key,
+		 got ? got : "(missing)", part);
+	CU_assertImplementation(got && strstr(got, part), at.line, msg, at.file, at.fn, CU_FALSE);
+}
+
+long ts_long(const struct ts_child *c, const char *key)
+{
+	const char *v = ts_value(c, key);
+
+	return v ? strtol(v, NULL, 10) : -999;
+}
+
+/* Strings may hold newlines; a key=value line must not. */
+static void print_clean(const char *value)
+{
+	for (const char *p = value ? value : "(null)"; *p; p++)
+		putchar(*p == '\n' ? ' ' : *p);
+	putchar('\n');
+}
+
+void ts_print_line(const char *key, const char *value)
+{
+	printf("%s=", key);
+	print_clean(value);
+}
+
+void ts_print_info(const cudastub_library_info *info)
+{
+	printf("info_state=%d\n", (int)info->state);
+	printf("info_source=%d\n", (int)info->source);
+	printf("info_version=%d.%d\n", info->major, info->minor);
+	printf("info_major=%d\n", info->major);
+	ts_print_line("info_path", info->path);
+	ts_print_line("info_error", info->error);
+	printf("info_driver_version=%d\n", info->driver_version);
+	ts_print_line("info_choice", info->choice);
+	printf("info_search_runs=%lu\n", info->search_runs);
+	printf("attempt_count=%u\n", info->attempt_count);
+	for (unsigned i = 0; i < info->attempt_count; i++) {
+		const cudastub_attempt *a = &info->attempts[i];
+
+		printf("attempt_%u=%s %s: ", i, cudastub_source_name(a->source),
+		       a->path ? a->path : "(null)");
+		print_clean(a->outcome);
+	}
+}
