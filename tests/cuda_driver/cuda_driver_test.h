@@ -36,8 +36,10 @@ enum {
 };
 
 /* The child's environment. */
-#define CD_LIB_VAR    "CD_LIB"	  /* the stub or the shim, opened by path */
-#define CD_DRIVER_VAR "CD_DRIVER" /* the driver file the stub should load */
+#define CD_LIB_VAR     "CD_LIB"	    /* the stub or the shim, opened by path */
+#define CD_DRIVER_VAR  "CD_DRIVER"  /* the driver file the stub should load */
+#define CD_SYMBOLS_VAR "CD_SYMBOLS" /* cuda.symbols */
+#define CD_ABI_VAR     "CD_ABI"	    /* the ABI record of the build headers */
 
 /* One library under test: the stub or the shim. */
 struct cd_lib {

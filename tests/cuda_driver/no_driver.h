@@ -16,9 +16,6 @@
 
 #include "cuda_driver_test.h"
 
-#define CD_SYMBOLS_VAR "CD_SYMBOLS" /* cuda.symbols */
-#define CD_ABI_VAR     "CD_ABI"	    /* the ABI record of the build headers */
-
 extern const struct ts_scenario nd_scenarios[];
 
 #endif

@@ -11,9 +11,6 @@
 
 #include "cuda_driver_test.h"
 
-#define CD_SYMBOLS_VAR "CD_SYMBOLS" /* cuda.symbols */
-#define CD_ABI_VAR     "CD_ABI"	    /* the ABI record of the build headers */
-
 /* What the children leave untouched outputs holding. */
 #define CD_UNTOUCHED (-7)
 

@@ -7,8 +7,8 @@
  *  - cuDriverGetVersion gives 12040; cuInit(0) and then cuDeviceGetCount
  *    (code and count) give what the driver gives called directly, both
  *    after the stub in the same process and in a process the stub never
- *    touched (without a GPU: 100, then 3 and a count of 0... whatever the
- *    driver says, checked to be the same);
+ *    touched (without a GPU: cuInit 100, then cuDeviceGetCount 3 with the
+ *    count left alone);
  *  - cuGetErrorName and cuGetErrorString agree for every code;
  *  - cuGetProcAddress and cuGetProcAddress_v2 hand out the driver's own
  *    pointers for a few names and versions;

@@ -102,14 +102,6 @@ static int call(void *sym, const char *ret, struct tally *t)
 	return -1; /* a return type this test does not know */
 }
 
-static const char *return_type(const struct ts_abi_fn *fns, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(fns[i].name, name))
-			return fns[i].ret;
-	return NULL;
-}
-
 int nl_scenario_every_export(void)
 {
 	static struct ts_abi_fn fns[TS_ABI_MAX];
@@ -124,7 +116,7 @@ int nl_scenario_every_export(void)
 		return 3;
 	for (size_t i = 0; i < symbols.count; i++) {
 		const char *name = symbols.names[i];
-		const char *ret = return_type(fns, n, name);
+		const char *ret = ts_abi_return_type(fns, n, name);
 		void *sym = dlsym(stub, name);
 		int ok;
 

@@ -218,7 +218,8 @@ def _split_top(text):
 def needs_asm(abi):
     """Whether gcc may not compile a C forwarder to a bare tail jump: more
     than six integer arguments (the rest go on the stack), a struct passed
-    or returned by value, or floating-point arguments past xmm7. The
+    or returned by value, a char or short argument (re-widened), or
+    floating-point arguments past xmm7. The
     exports test checks every wrapper's instructions either way."""
     ret, _, rest = abi.partition("(")
     params = _split_top(rest[:rest.rindex(")")])
@@ -227,7 +228,10 @@ def needs_asm(abi):
     by_value = lambda t: t.startswith(("struct ", "union ")) and "*" not in t
     floats = [t for t in params if t in ("float", "double")]
     ints = [t for t in params if t not in floats]
-    return len(ints) > 6 or len(floats) > 8 or any(by_value(t) for t in params) or by_value(ret.strip())
+    # gcc widens a char or short argument again before the jump
+    narrow = lambda t: t in ("char", "signed char", "unsigned char", "short", "unsigned short", "_Bool")
+    return (len(ints) > 6 or len(floats) > 8 or any(by_value(t) or narrow(t) for t in params)
+            or by_value(ret.strip()))
 
 
 def _mask(majors):

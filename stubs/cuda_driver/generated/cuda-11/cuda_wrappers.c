@@ -10841,6 +10841,38 @@ static CUresult cuMemsetD16_unavailable(CUdeviceptr_v1 a0, unsigned short a1, un
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD16[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD16 = cudastub_cuda_resolve_cuMemsetD16;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD16(void);
+void *cudastub_cuda_bind_cuMemsetD16(void)
+{
+	cuMemsetD16_fn fn = (cuMemsetD16_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD16]);
+
+	if (!fn)
+		fn = cuMemsetD16_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD16\n"
+	"	.type cuMemsetD16, @function\n"
+	"cuMemsetD16:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD16(%rip)\n"
+	"	.size cuMemsetD16, .-cuMemsetD16\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD16\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD16, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD16:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD16(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD16, .-cudastub_cuda_resolve_cuMemsetD16\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2);
 static _Atomic(cuMemsetD16_fn) cuMemsetD16_slot = cuMemsetD16_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD16(CUdeviceptr_v1 a0, unsigned short a1, unsigned int a2)
@@ -10857,6 +10889,7 @@ static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsign
 	atomic_store_explicit(&cuMemsetD16_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuMemsetD16Async */
 typedef CUresult (*cuMemsetD16Async_fn)(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
@@ -10869,6 +10902,38 @@ static CUresult cuMemsetD16Async_unavailable(CUdeviceptr a0, unsigned short a1, 
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16Async]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD16Async[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD16Async = cudastub_cuda_resolve_cuMemsetD16Async;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD16Async(void);
+void *cudastub_cuda_bind_cuMemsetD16Async(void)
+{
+	cuMemsetD16Async_fn fn = (cuMemsetD16Async_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD16Async]);
+
+	if (!fn)
+		fn = cuMemsetD16Async_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16Async, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD16Async\n"
+	"	.type cuMemsetD16Async, @function\n"
+	"cuMemsetD16Async:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD16Async(%rip)\n"
+	"	.size cuMemsetD16Async, .-cuMemsetD16Async\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD16Async\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD16Async, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD16Async:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD16Async(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD16Async, .-cudastub_cuda_resolve_cuMemsetD16Async\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
 static _Atomic(cuMemsetD16Async_fn) cuMemsetD16Async_slot = cuMemsetD16Async_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD16Async(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
@@ -10885,6 +10950,7 @@ static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size
 	atomic_store_explicit(&cuMemsetD16Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cuMemsetD16Async_ptsz */
 typedef CUresult (*cuMemsetD16Async_ptsz_fn)(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
@@ -10897,6 +10963,38 @@ static CUresult cuMemsetD16Async_ptsz_unavailable(CUdeviceptr a0, unsigned short
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16Async_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD16Async_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD16Async_ptsz = cudastub_cuda_resolve_cuMemsetD16Async_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD16Async_ptsz(void);
+void *cudastub_cuda_bind_cuMemsetD16Async_ptsz(void)
+{
+	cuMemsetD16Async_ptsz_fn fn = (cuMemsetD16Async_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD16Async_ptsz]);
+
+	if (!fn)
+		fn = cuMemsetD16Async_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16Async_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD16Async_ptsz\n"
+	"	.type cuMemsetD16Async_ptsz, @function\n"
+	"cuMemsetD16Async_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD16Async_ptsz(%rip)\n"
+	"	.size cuMemsetD16Async_ptsz, .-cuMemsetD16Async_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD16Async_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD16Async_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD16Async_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD16Async_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD16Async_ptsz, .-cudastub_cuda_resolve_cuMemsetD16Async_ptsz\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3);
 static _Atomic(cuMemsetD16Async_ptsz_fn) cuMemsetD16Async_ptsz_slot = cuMemsetD16Async_ptsz_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr a0, unsigned short a1, size_t a2, CUstream a3)
@@ -10913,6 +11011,7 @@ static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1,
 	atomic_store_explicit(&cuMemsetD16Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cuMemsetD16_v2 */
 typedef CUresult (*cuMemsetD16_v2_fn)(CUdeviceptr a0, unsigned short a1, size_t a2);
@@ -10924,6 +11023,38 @@ static CUresult cuMemsetD16_v2_unavailable(CUdeviceptr a0, unsigned short a1, si
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16_v2]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD16_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD16_v2 = cudastub_cuda_resolve_cuMemsetD16_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD16_v2(void);
+void *cudastub_cuda_bind_cuMemsetD16_v2(void)
+{
+	cuMemsetD16_v2_fn fn = (cuMemsetD16_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD16_v2]);
+
+	if (!fn)
+		fn = cuMemsetD16_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD16_v2\n"
+	"	.type cuMemsetD16_v2, @function\n"
+	"cuMemsetD16_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD16_v2(%rip)\n"
+	"	.size cuMemsetD16_v2, .-cuMemsetD16_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD16_v2\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD16_v2, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD16_v2:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD16_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD16_v2, .-cudastub_cuda_resolve_cuMemsetD16_v2\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t a2);
 static _Atomic(cuMemsetD16_v2_fn) cuMemsetD16_v2_slot = cuMemsetD16_v2_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr a0, unsigned short a1, size_t a2)
@@ -10940,6 +11071,7 @@ static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t
 	atomic_store_explicit(&cuMemsetD16_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuMemsetD16_v2_ptds */
 typedef CUresult (*cuMemsetD16_v2_ptds_fn)(CUdeviceptr a0, unsigned short a1, size_t a2);
@@ -10951,6 +11083,38 @@ static CUresult cuMemsetD16_v2_ptds_unavailable(CUdeviceptr a0, unsigned short a
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD16_v2_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD16_v2_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD16_v2_ptds = cudastub_cuda_resolve_cuMemsetD16_v2_ptds;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD16_v2_ptds(void);
+void *cudastub_cuda_bind_cuMemsetD16_v2_ptds(void)
+{
+	cuMemsetD16_v2_ptds_fn fn = (cuMemsetD16_v2_ptds_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD16_v2_ptds]);
+
+	if (!fn)
+		fn = cuMemsetD16_v2_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16_v2_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD16_v2_ptds\n"
+	"	.type cuMemsetD16_v2_ptds, @function\n"
+	"cuMemsetD16_v2_ptds:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD16_v2_ptds(%rip)\n"
+	"	.size cuMemsetD16_v2_ptds, .-cuMemsetD16_v2_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD16_v2_ptds\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD16_v2_ptds, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD16_v2_ptds:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD16_v2_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD16_v2_ptds, .-cudastub_cuda_resolve_cuMemsetD16_v2_ptds\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, size_t a2);
 static _Atomic(cuMemsetD16_v2_ptds_fn) cuMemsetD16_v2_ptds_slot = cuMemsetD16_v2_ptds_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD16_v2_ptds(CUdeviceptr a0, unsigned short a1, size_t a2)
@@ -10967,6 +11131,7 @@ static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, s
 	atomic_store_explicit(&cuMemsetD16_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuMemsetD2D16 */
 typedef CUresult (*cuMemsetD2D16_fn)(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4);
@@ -10980,6 +11145,38 @@ static CUresult cuMemsetD2D16_unavailable(CUdeviceptr_v1 a0, unsigned int a1, un
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D16[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D16 = cudastub_cuda_resolve_cuMemsetD2D16;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D16(void);
+void *cudastub_cuda_bind_cuMemsetD2D16(void)
+{
+	cuMemsetD2D16_fn fn = (cuMemsetD2D16_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D16]);
+
+	if (!fn)
+		fn = cuMemsetD2D16_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D16\n"
+	"	.type cuMemsetD2D16, @function\n"
+	"cuMemsetD2D16:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D16(%rip)\n"
+	"	.size cuMemsetD2D16, .-cuMemsetD2D16\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D16\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D16, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D16:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D16(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D16, .-cudastub_cuda_resolve_cuMemsetD2D16\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4);
 static _Atomic(cuMemsetD2D16_fn) cuMemsetD2D16_slot = cuMemsetD2D16_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D16(CUdeviceptr_v1 a0, unsigned int a1, unsigned short a2, unsigned int a3, unsigned int a4)
@@ -10996,6 +11193,7 @@ static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsign
 	atomic_store_explicit(&cuMemsetD2D16_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemsetD2D16Async */
 typedef CUresult (*cuMemsetD2D16Async_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
@@ -11010,6 +11208,38 @@ static CUresult cuMemsetD2D16Async_unavailable(CUdeviceptr a0, size_t a1, unsign
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16Async]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D16Async[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D16Async = cudastub_cuda_resolve_cuMemsetD2D16Async;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D16Async(void);
+void *cudastub_cuda_bind_cuMemsetD2D16Async(void)
+{
+	cuMemsetD2D16Async_fn fn = (cuMemsetD2D16Async_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D16Async]);
+
+	if (!fn)
+		fn = cuMemsetD2D16Async_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16Async, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D16Async\n"
+	"	.type cuMemsetD2D16Async, @function\n"
+	"cuMemsetD2D16Async:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D16Async(%rip)\n"
+	"	.size cuMemsetD2D16Async, .-cuMemsetD2D16Async\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D16Async\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D16Async, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D16Async:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D16Async(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D16Async, .-cudastub_cuda_resolve_cuMemsetD2D16Async\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
 static _Atomic(cuMemsetD2D16Async_fn) cuMemsetD2D16Async_slot = cuMemsetD2D16Async_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
@@ -11026,6 +11256,7 @@ static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned s
 	atomic_store_explicit(&cuMemsetD2D16Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cuMemsetD2D16Async_ptsz */
 typedef CUresult (*cuMemsetD2D16Async_ptsz_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
@@ -11040,6 +11271,38 @@ static CUresult cuMemsetD2D16Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, u
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16Async_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D16Async_ptsz = cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D16Async_ptsz(void);
+void *cudastub_cuda_bind_cuMemsetD2D16Async_ptsz(void)
+{
+	cuMemsetD2D16Async_ptsz_fn fn = (cuMemsetD2D16Async_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D16Async_ptsz]);
+
+	if (!fn)
+		fn = cuMemsetD2D16Async_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16Async_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D16Async_ptsz\n"
+	"	.type cuMemsetD2D16Async_ptsz, @function\n"
+	"cuMemsetD2D16Async_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D16Async_ptsz(%rip)\n"
+	"	.size cuMemsetD2D16Async_ptsz, .-cuMemsetD2D16Async_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D16Async_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz, .-cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5);
 static _Atomic(cuMemsetD2D16Async_ptsz_fn) cuMemsetD2D16Async_ptsz_slot = cuMemsetD2D16Async_ptsz_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4, CUstream a5)
@@ -11056,6 +11319,7 @@ static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsig
 	atomic_store_explicit(&cuMemsetD2D16Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cuMemsetD2D16_v2 */
 typedef CUresult (*cuMemsetD2D16_v2_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
@@ -11069,6 +11333,38 @@ static CUresult cuMemsetD2D16_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16_v2]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D16_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D16_v2 = cudastub_cuda_resolve_cuMemsetD2D16_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D16_v2(void);
+void *cudastub_cuda_bind_cuMemsetD2D16_v2(void)
+{
+	cuMemsetD2D16_v2_fn fn = (cuMemsetD2D16_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D16_v2]);
+
+	if (!fn)
+		fn = cuMemsetD2D16_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D16_v2\n"
+	"	.type cuMemsetD2D16_v2, @function\n"
+	"cuMemsetD2D16_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D16_v2(%rip)\n"
+	"	.size cuMemsetD2D16_v2, .-cuMemsetD2D16_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D16_v2\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D16_v2, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D16_v2:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D16_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D16_v2, .-cudastub_cuda_resolve_cuMemsetD2D16_v2\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
 static _Atomic(cuMemsetD2D16_v2_fn) cuMemsetD2D16_v2_slot = cuMemsetD2D16_v2_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
@@ -11085,6 +11381,7 @@ static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned sho
 	atomic_store_explicit(&cuMemsetD2D16_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemsetD2D16_v2_ptds */
 typedef CUresult (*cuMemsetD2D16_v2_ptds_fn)(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
@@ -11098,6 +11395,38 @@ static CUresult cuMemsetD2D16_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, uns
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D16_v2_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D16_v2_ptds = cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D16_v2_ptds(void);
+void *cudastub_cuda_bind_cuMemsetD2D16_v2_ptds(void)
+{
+	cuMemsetD2D16_v2_ptds_fn fn = (cuMemsetD2D16_v2_ptds_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D16_v2_ptds]);
+
+	if (!fn)
+		fn = cuMemsetD2D16_v2_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16_v2_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D16_v2_ptds\n"
+	"	.type cuMemsetD2D16_v2_ptds, @function\n"
+	"cuMemsetD2D16_v2_ptds:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D16_v2_ptds(%rip)\n"
+	"	.size cuMemsetD2D16_v2_ptds, .-cuMemsetD2D16_v2_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D16_v2_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds, .-cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4);
 static _Atomic(cuMemsetD2D16_v2_ptds_fn) cuMemsetD2D16_v2_ptds_slot = cuMemsetD2D16_v2_ptds_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr a0, size_t a1, unsigned short a2, size_t a3, size_t a4)
@@ -11114,6 +11443,7 @@ static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigne
 	atomic_store_explicit(&cuMemsetD2D16_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemsetD2D32 */
 typedef CUresult (*cuMemsetD2D32_fn)(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4);
@@ -11274,6 +11604,38 @@ static CUresult cuMemsetD2D8_unavailable(CUdeviceptr_v1 a0, unsigned int a1, uns
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D8[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D8 = cudastub_cuda_resolve_cuMemsetD2D8;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D8(void);
+void *cudastub_cuda_bind_cuMemsetD2D8(void)
+{
+	cuMemsetD2D8_fn fn = (cuMemsetD2D8_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D8]);
+
+	if (!fn)
+		fn = cuMemsetD2D8_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D8\n"
+	"	.type cuMemsetD2D8, @function\n"
+	"cuMemsetD2D8:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D8(%rip)\n"
+	"	.size cuMemsetD2D8, .-cuMemsetD2D8\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D8\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D8, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D8:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D8(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D8, .-cudastub_cuda_resolve_cuMemsetD2D8\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4);
 static _Atomic(cuMemsetD2D8_fn) cuMemsetD2D8_slot = cuMemsetD2D8_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D8(CUdeviceptr_v1 a0, unsigned int a1, unsigned char a2, unsigned int a3, unsigned int a4)
@@ -11290,6 +11652,7 @@ static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigne
 	atomic_store_explicit(&cuMemsetD2D8_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemsetD2D8Async */
 typedef CUresult (*cuMemsetD2D8Async_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
@@ -11304,6 +11667,38 @@ static CUresult cuMemsetD2D8Async_unavailable(CUdeviceptr a0, size_t a1, unsigne
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8Async]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D8Async[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D8Async = cudastub_cuda_resolve_cuMemsetD2D8Async;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D8Async(void);
+void *cudastub_cuda_bind_cuMemsetD2D8Async(void)
+{
+	cuMemsetD2D8Async_fn fn = (cuMemsetD2D8Async_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D8Async]);
+
+	if (!fn)
+		fn = cuMemsetD2D8Async_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8Async, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D8Async\n"
+	"	.type cuMemsetD2D8Async, @function\n"
+	"cuMemsetD2D8Async:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D8Async(%rip)\n"
+	"	.size cuMemsetD2D8Async, .-cuMemsetD2D8Async\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D8Async\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D8Async, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D8Async:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D8Async(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D8Async, .-cudastub_cuda_resolve_cuMemsetD2D8Async\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
 static _Atomic(cuMemsetD2D8Async_fn) cuMemsetD2D8Async_slot = cuMemsetD2D8Async_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
@@ -11320,6 +11715,7 @@ static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned ch
 	atomic_store_explicit(&cuMemsetD2D8Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cuMemsetD2D8Async_ptsz */
 typedef CUresult (*cuMemsetD2D8Async_ptsz_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
@@ -11334,6 +11730,38 @@ static CUresult cuMemsetD2D8Async_ptsz_unavailable(CUdeviceptr a0, size_t a1, un
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8Async_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D8Async_ptsz = cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D8Async_ptsz(void);
+void *cudastub_cuda_bind_cuMemsetD2D8Async_ptsz(void)
+{
+	cuMemsetD2D8Async_ptsz_fn fn = (cuMemsetD2D8Async_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D8Async_ptsz]);
+
+	if (!fn)
+		fn = cuMemsetD2D8Async_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8Async_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D8Async_ptsz\n"
+	"	.type cuMemsetD2D8Async_ptsz, @function\n"
+	"cuMemsetD2D8Async_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D8Async_ptsz(%rip)\n"
+	"	.size cuMemsetD2D8Async_ptsz, .-cuMemsetD2D8Async_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D8Async_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz, .-cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5);
 static _Atomic(cuMemsetD2D8Async_ptsz_fn) cuMemsetD2D8Async_ptsz_slot = cuMemsetD2D8Async_ptsz_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4, CUstream a5)
@@ -11350,6 +11778,7 @@ static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsign
 	atomic_store_explicit(&cuMemsetD2D8Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* cuMemsetD2D8_v2 */
 typedef CUresult (*cuMemsetD2D8_v2_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
@@ -11363,6 +11792,38 @@ static CUresult cuMemsetD2D8_v2_unavailable(CUdeviceptr a0, size_t a1, unsigned 
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8_v2]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D8_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D8_v2 = cudastub_cuda_resolve_cuMemsetD2D8_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D8_v2(void);
+void *cudastub_cuda_bind_cuMemsetD2D8_v2(void)
+{
+	cuMemsetD2D8_v2_fn fn = (cuMemsetD2D8_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D8_v2]);
+
+	if (!fn)
+		fn = cuMemsetD2D8_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D8_v2\n"
+	"	.type cuMemsetD2D8_v2, @function\n"
+	"cuMemsetD2D8_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D8_v2(%rip)\n"
+	"	.size cuMemsetD2D8_v2, .-cuMemsetD2D8_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D8_v2\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D8_v2, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D8_v2:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D8_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D8_v2, .-cudastub_cuda_resolve_cuMemsetD2D8_v2\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
 static _Atomic(cuMemsetD2D8_v2_fn) cuMemsetD2D8_v2_slot = cuMemsetD2D8_v2_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
@@ -11379,6 +11840,7 @@ static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char
 	atomic_store_explicit(&cuMemsetD2D8_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemsetD2D8_v2_ptds */
 typedef CUresult (*cuMemsetD2D8_v2_ptds_fn)(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
@@ -11392,6 +11854,38 @@ static CUresult cuMemsetD2D8_v2_ptds_unavailable(CUdeviceptr a0, size_t a1, unsi
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD2D8_v2_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD2D8_v2_ptds = cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD2D8_v2_ptds(void);
+void *cudastub_cuda_bind_cuMemsetD2D8_v2_ptds(void)
+{
+	cuMemsetD2D8_v2_ptds_fn fn = (cuMemsetD2D8_v2_ptds_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD2D8_v2_ptds]);
+
+	if (!fn)
+		fn = cuMemsetD2D8_v2_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8_v2_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD2D8_v2_ptds\n"
+	"	.type cuMemsetD2D8_v2_ptds, @function\n"
+	"cuMemsetD2D8_v2_ptds:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD2D8_v2_ptds(%rip)\n"
+	"	.size cuMemsetD2D8_v2_ptds, .-cuMemsetD2D8_v2_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD2D8_v2_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds, .-cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4);
 static _Atomic(cuMemsetD2D8_v2_ptds_fn) cuMemsetD2D8_v2_ptds_slot = cuMemsetD2D8_v2_ptds_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr a0, size_t a1, unsigned char a2, size_t a3, size_t a4)
@@ -11408,6 +11902,7 @@ static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned
 	atomic_store_explicit(&cuMemsetD2D8_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
+#endif
 
 /* cuMemsetD32 */
 typedef CUresult (*cuMemsetD32_fn)(CUdeviceptr_v1 a0, unsigned int a1, unsigned int a2);
@@ -11556,6 +12051,38 @@ static CUresult cuMemsetD8_unavailable(CUdeviceptr_v1 a0, unsigned char a1, unsi
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD8[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD8 = cudastub_cuda_resolve_cuMemsetD8;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD8(void);
+void *cudastub_cuda_bind_cuMemsetD8(void)
+{
+	cuMemsetD8_fn fn = (cuMemsetD8_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD8]);
+
+	if (!fn)
+		fn = cuMemsetD8_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD8\n"
+	"	.type cuMemsetD8, @function\n"
+	"cuMemsetD8:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD8(%rip)\n"
+	"	.size cuMemsetD8, .-cuMemsetD8\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD8\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD8, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD8:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD8(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD8, .-cudastub_cuda_resolve_cuMemsetD8\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2);
 static _Atomic(cuMemsetD8_fn) cuMemsetD8_slot = cuMemsetD8_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD8(CUdeviceptr_v1 a0, unsigned char a1, unsigned int a2)
@@ -11572,6 +12099,7 @@ static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned
 	atomic_store_explicit(&cuMemsetD8_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuMemsetD8Async */
 typedef CUresult (*cuMemsetD8Async_fn)(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
@@ -11584,6 +12112,38 @@ static CUresult cuMemsetD8Async_unavailable(CUdeviceptr a0, unsigned char a1, si
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8Async]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD8Async[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD8Async = cudastub_cuda_resolve_cuMemsetD8Async;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD8Async(void);
+void *cudastub_cuda_bind_cuMemsetD8Async(void)
+{
+	cuMemsetD8Async_fn fn = (cuMemsetD8Async_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD8Async]);
+
+	if (!fn)
+		fn = cuMemsetD8Async_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8Async, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD8Async\n"
+	"	.type cuMemsetD8Async, @function\n"
+	"cuMemsetD8Async:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD8Async(%rip)\n"
+	"	.size cuMemsetD8Async, .-cuMemsetD8Async\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD8Async\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD8Async, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD8Async:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD8Async(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD8Async, .-cudastub_cuda_resolve_cuMemsetD8Async\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
 static _Atomic(cuMemsetD8Async_fn) cuMemsetD8Async_slot = cuMemsetD8Async_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD8Async(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
@@ -11600,6 +12160,7 @@ static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t
 	atomic_store_explicit(&cuMemsetD8Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cuMemsetD8Async_ptsz */
 typedef CUresult (*cuMemsetD8Async_ptsz_fn)(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
@@ -11612,6 +12173,38 @@ static CUresult cuMemsetD8Async_ptsz_unavailable(CUdeviceptr a0, unsigned char a
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8Async_ptsz]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD8Async_ptsz[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD8Async_ptsz = cudastub_cuda_resolve_cuMemsetD8Async_ptsz;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD8Async_ptsz(void);
+void *cudastub_cuda_bind_cuMemsetD8Async_ptsz(void)
+{
+	cuMemsetD8Async_ptsz_fn fn = (cuMemsetD8Async_ptsz_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD8Async_ptsz]);
+
+	if (!fn)
+		fn = cuMemsetD8Async_ptsz_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8Async_ptsz, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD8Async_ptsz\n"
+	"	.type cuMemsetD8Async_ptsz, @function\n"
+	"cuMemsetD8Async_ptsz:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD8Async_ptsz(%rip)\n"
+	"	.size cuMemsetD8Async_ptsz, .-cuMemsetD8Async_ptsz\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD8Async_ptsz\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD8Async_ptsz, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD8Async_ptsz:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD8Async_ptsz(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD8Async_ptsz, .-cudastub_cuda_resolve_cuMemsetD8Async_ptsz\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3);
 static _Atomic(cuMemsetD8Async_ptsz_fn) cuMemsetD8Async_ptsz_slot = cuMemsetD8Async_ptsz_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD8Async_ptsz(CUdeviceptr a0, unsigned char a1, size_t a2, CUstream a3)
@@ -11628,6 +12221,7 @@ static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, s
 	atomic_store_explicit(&cuMemsetD8Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
+#endif
 
 /* cuMemsetD8_v2 */
 typedef CUresult (*cuMemsetD8_v2_fn)(CUdeviceptr a0, unsigned char a1, size_t a2);
@@ -11639,6 +12233,38 @@ static CUresult cuMemsetD8_v2_unavailable(CUdeviceptr a0, unsigned char a1, size
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8_v2]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD8_v2[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD8_v2 = cudastub_cuda_resolve_cuMemsetD8_v2;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD8_v2(void);
+void *cudastub_cuda_bind_cuMemsetD8_v2(void)
+{
+	cuMemsetD8_v2_fn fn = (cuMemsetD8_v2_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD8_v2]);
+
+	if (!fn)
+		fn = cuMemsetD8_v2_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8_v2, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD8_v2\n"
+	"	.type cuMemsetD8_v2, @function\n"
+	"cuMemsetD8_v2:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD8_v2(%rip)\n"
+	"	.size cuMemsetD8_v2, .-cuMemsetD8_v2\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD8_v2\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD8_v2, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD8_v2:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD8_v2(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD8_v2, .-cudastub_cuda_resolve_cuMemsetD8_v2\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a2);
 static _Atomic(cuMemsetD8_v2_fn) cuMemsetD8_v2_slot = cuMemsetD8_v2_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr a0, unsigned char a1, size_t a2)
@@ -11655,6 +12281,7 @@ static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a
 	atomic_store_explicit(&cuMemsetD8_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuMemsetD8_v2_ptds */
 typedef CUresult (*cuMemsetD8_v2_ptds_fn)(CUdeviceptr a0, unsigned char a1, size_t a2);
@@ -11666,6 +12293,38 @@ static CUresult cuMemsetD8_v2_ptds_unavailable(CUdeviceptr a0, unsigned char a1,
 	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
 						&cudastub_cuda_functions[F_cuMemsetD8_v2_ptds]);
 }
+#if defined(__x86_64__)
+extern char cudastub_cuda_resolve_cuMemsetD8_v2_ptds[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cuda_slot_cuMemsetD8_v2_ptds = cudastub_cuda_resolve_cuMemsetD8_v2_ptds;
+CUDASTUB_HIDDEN void *cudastub_cuda_bind_cuMemsetD8_v2_ptds(void);
+void *cudastub_cuda_bind_cuMemsetD8_v2_ptds(void)
+{
+	cuMemsetD8_v2_ptds_fn fn = (cuMemsetD8_v2_ptds_fn)cudastub_loader_bind(&cudastub_cuda_library,
+						&cudastub_cuda_functions[F_cuMemsetD8_v2_ptds]);
+
+	if (!fn)
+		fn = cuMemsetD8_v2_ptds_unavailable;
+	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8_v2_ptds, (void *)fn, memory_order_release);
+	return (void *)fn;
+}
+__asm__(
+	"	.pushsection .text\n"
+	"	.p2align 4\n"
+	"	.globl cuMemsetD8_v2_ptds\n"
+	"	.type cuMemsetD8_v2_ptds, @function\n"
+	"cuMemsetD8_v2_ptds:\n"
+	"	jmp *cudastub_cuda_slot_cuMemsetD8_v2_ptds(%rip)\n"
+	"	.size cuMemsetD8_v2_ptds, .-cuMemsetD8_v2_ptds\n"
+	"	.p2align 4\n"
+	"	.hidden cudastub_cuda_resolve_cuMemsetD8_v2_ptds\n"
+	"	.type cudastub_cuda_resolve_cuMemsetD8_v2_ptds, @function\n"
+	"cudastub_cuda_resolve_cuMemsetD8_v2_ptds:\n"
+	"	lea cudastub_cuda_bind_cuMemsetD8_v2_ptds(%rip), %r11\n"
+	"	jmp cudastub_asm_resolve\n"
+	"	.size cudastub_cuda_resolve_cuMemsetD8_v2_ptds, .-cudastub_cuda_resolve_cuMemsetD8_v2_ptds\n"
+	"	.popsection\n"
+);
+#else
 static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, size_t a2);
 static _Atomic(cuMemsetD8_v2_ptds_fn) cuMemsetD8_v2_ptds_slot = cuMemsetD8_v2_ptds_resolve;
 CUDASTUB_EXPORT CUresult cuMemsetD8_v2_ptds(CUdeviceptr a0, unsigned char a1, size_t a2)
@@ -11682,6 +12341,7 @@ static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, siz
 	atomic_store_explicit(&cuMemsetD8_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* cuMipmappedArrayCreate */
 typedef CUresult (*cuMipmappedArrayCreate_fn)(CUmipmappedArray *a0, const CUDA_ARRAY3D_DESCRIPTOR *a1, unsigned int a2);
