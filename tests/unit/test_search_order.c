@@ -44,7 +44,7 @@ static int place_stub(const char *rel_dir)
 	snprintf(dir, sizeof dir, "%s/%s", tree, rel_dir);
 	if (uc_mkdirs(dir) != 0)
 		return -1;
-	return uc_copy(uc_stub(), uc_fmt("%s/libnvrtc_stub.so", dir));
+	return ts_copy_file(uc_stub(), uc_fmt("%s/libnvrtc_stub.so", dir));
 }
 
 static int suite_init(void)

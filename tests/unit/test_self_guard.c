@@ -24,8 +24,8 @@ static int suite_init(void)
 		return -1;
 	if (uc_mkdirs(in_tree("copy13")) || uc_mkdirs(in_tree("stubcopy")))
 		return -1;
-	return uc_copy(uc_stub(), in_tree("copy13/libnvrtc.so.13")) ||
-	       uc_copy(uc_stub(), in_tree("stubcopy/libnvrtc_stub.so"));
+	return ts_copy_file(uc_stub(), in_tree("copy13/libnvrtc.so.13")) ||
+	       ts_copy_file(uc_stub(), in_tree("stubcopy/libnvrtc_stub.so"));
 }
 
 static int suite_clean(void)

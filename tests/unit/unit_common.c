@@ -94,29 +94,6 @@ int uc_mkdirs(const char *path)
 	return mkdir(buf, 0755) == 0 ? 0 : -1;
 }
 
-int uc_copy(const char *from, const char *to)
-{
-	char buf[65536];
-	ssize_t n;
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, rc = 0;
-
-	if (in < 0)
-		return -1;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			rc = -1;
-	if (n < 0)
-		rc = -1;
-	close(in);
-	close(out);
-	return rc;
-}
-
 int uc_link(const char *from, const char *to)
 {
 	return symlink(from, to);

@@ -21,6 +21,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_files.h"
 
 /* nvrtcGetPCHHeapSize's output before the call; the fakes never write it. */
 #define UC_PCH_SENTINEL 77
@@ -42,7 +43,6 @@ const char *uc_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * reused: keep paths in arrays. */
 const char *uc_tmpdir(char *buf, size_t size);
 int uc_mkdirs(const char *path);	       /* mkdir -p */
-int uc_copy(const char *from, const char *to); /* copies bytes, mode 0755 */
 int uc_link(const char *from, const char *to); /* symlink to from */
 
 /* Integer value of key, or -999 when missing. */
