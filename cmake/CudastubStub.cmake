@@ -41,7 +41,7 @@ function(cudastub_add_stub_for_abi target lib)
   endif()
   add_library(${target} SHARED ${sources} ${generated})
   target_include_directories(${target} PRIVATE
-    ${stub_dir} ${gen} ${PROJECT_SOURCE_DIR}/stubs/common ${extra_includes})
+    ${stub_dir} ${gen} ${stub_dir}/generated ${PROJECT_SOURCE_DIR}/stubs/common ${extra_includes})
   target_include_directories(${target} SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)

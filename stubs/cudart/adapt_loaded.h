@@ -1,6 +1,5 @@
 /*
- * What the adapters of stubs/cudart/adapt_{mem_location,capture_info,thread,
- * instantiate,exec_update,entry_point,ext_semaphore}.c ask of the loaded
+ * What the adapters (stubs/cudart/adapt_*.c) ask of the loaded
  * runtime: its major, and its symbols by name.
  *
  * An adapter hook runs from a generated resolver after the loader has

@@ -314,7 +314,7 @@ def _macro(s):
     return re.sub(r"[^A-Za-z0-9_]", "_", s)
 
 
-def emit_layouts(abis, build, header_note, adapters=()):
+def emit_layouts(abis, header_note, adapters=()):
     """Sizes and field offsets, in every recorded major, of each struct whose
     layout differs between majors or that an adapted function reaches: what
     the hand-written adapters' per-major structs are checked against

@@ -105,6 +105,10 @@ def cmd_stubs(args):
     # generated C is formatted by the generator, not by clang-format
     write(os.path.join(args.out, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
     majors = [a.major for a in abis]
+    # the layouts of every recorded major: one file, whatever the build's ABI
+    layouts = emit_c.emit_layouts(abis, note("stubs", sources), spec.adapters)
+    if "#define CUDASTUB_LAYOUT_" in layouts:
+        write(os.path.join(args.out, "%s_layouts.h" % spec.library), layouts)
     for build in abis:
         rows = gating(spec, build, abis, exports)
         outdir = os.path.join(args.out, "cuda-%d" % build.major)
@@ -130,8 +134,6 @@ def cmd_stubs(args):
             write(os.path.join(outdir, "%s_opaque.c" % spec.library),
                   emit_c.emit_opaque(spec, opaque, opaque_rows, header))
         if len(abis) > 1:
-            write(os.path.join(outdir, "%s_layouts.h" % spec.library),
-                  emit_c.emit_layouts(abis, build, header, spec.adapters))
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(dict(rows, **opaque_rows), spec.adapters, majors, header))
             write(os.path.join(outdir, "%s_abi_table.md" % spec.library),
