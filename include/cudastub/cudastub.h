@@ -70,9 +70,11 @@ typedef struct cudastub_library_info {
 	const cudastub_attempt *attempts;
 	/* attempts the fixed-size log had no room for */
 	unsigned attempts_dropped;
-	/* dlopen() calls this stub has made, including rejected candidates */
+	/* dlopen() calls the reported search made, rejected candidates too */
 	unsigned long dlopen_calls;
-	/* times the search ran; 1 once anything has needed the library */
+	/* searches begun up to and including the one reported: 1 once
+	 * anything has needed the library, more only when threads raced the
+	 * first call (each searches on its own; the first to finish wins) */
 	unsigned long search_runs;
 	/* cudart only: the CUDA version the driver (libcuda.so.1) supports,
 	 * as cuDriverGetVersion gives it (12040), or 0 when there is none */

@@ -3,9 +3,9 @@
  *
  * A stub describes its library once (struct cudastub_library) and its
  * functions in a generated table (struct cudastub_function). The first call
- * of any wrapper reaches cudastub_loader_bind(), which runs the search once
- * per process and returns the real symbol, or NULL when the call must not be
- * forwarded. Everything here runs at most once per function; nothing here is
+ * of any wrapper reaches cudastub_loader_bind(), which makes sure a search
+ * has been published and returns the real symbol, or NULL when the call must
+ * not be forwarded. Everything here runs at most once per function; nothing here is
  * on the hot path.
  *
  * The search reads as phases, each in a file of its own:
@@ -14,15 +14,16 @@
  *                      not rejected by the library), probe its version
  *   loader_companion.c load what the chosen library will dlopen by name
  *   loader_ldcache.c   read /etc/ld.so.cache, to look past a stub by hand
- *   loader_load.c      run the search exactly once, record the outcome
+ *   loader_load.c      search without holding a lock, publish one outcome
+ *   loader_fork.c      keep fork() out of a library being mapped
  *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
  *   loader_bind.c      gate a function by major and look it up
  */
 #ifndef CUDASTUB_LOADER_H
 #define CUDASTUB_LOADER_H
 
-#include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cudastub/cudastub.h"
@@ -67,6 +68,26 @@ struct cudastub_function {
 
 enum { CUDASTUB_MAX_ATTEMPTS = 64, CUDASTUB_ARENA_SIZE = 16384 };
 
+struct cudastub_library;
+
+/*
+ * One run of the search, with a log of its own. Threads that race a first
+ * call each search into their own record and the first to finish publishes
+ * it (loader_load.c); a published record never changes again.
+ */
+struct cudastub_search {
+	struct cudastub_library *lib;
+	void *handle; /* the chosen library, or NULL */
+	cudastub_library_info info;
+	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
+	/* majors the current search pass may load (see loader_search.c) */
+	uint32_t pass_majors;
+	/* for error strings: what failed, what was tried, what to set */
+	const char *summary;
+	char arena[CUDASTUB_ARENA_SIZE];
+	unsigned arena_used;
+};
+
 /* Everything the loader knows of one library: description and state. */
 struct cudastub_library {
 	/* ---- set by the stub, never changed ---- */
@@ -85,9 +106,15 @@ struct cudastub_library {
 	 * CUDASTUB_MAJOR_BIT), or 0 for no preference; may fill
 	 * info.driver_version and info.choice. Not used under a pin or an
 	 * override. */
-	uint32_t (*preferred_majors)(struct cudastub_library *lib);
+	uint32_t (*preferred_majors)(struct cudastub_search *search);
 	/* Optional: a reason to skip a candidate that opened, or NULL. */
 	const char *(*reject)(void *handle);
+	/* Optional: runs after the library is loaded and before any call is
+	 * forwarded to it, on every path that loads (cudart replays the
+	 * kernel registrations it deferred). Must return quickly once done,
+	 * may be entered by several threads, and must not hold a lock of its
+	 * own while calling into the dynamic loader (see loader_load.c). */
+	void (*after_load)(struct cudastub_library *lib);
 	/* Optional: printf format, given major and minor, of a library the
 	 * real one dlopens by bare name at run time and expects beside itself
 	 * ("libnvrtc-builtins.so.%d.%d"). Loaded from the same folder so a
@@ -96,28 +123,48 @@ struct cudastub_library {
 	/* Codes the generated fallbacks return, by cudastub_unavailable. */
 	int codes[CUDASTUB_UNAVAILABLE_COUNT];
 	int abi_major, abi_minor;
+	/* What cudastub_<lib>_info() reports before any search has finished */
+	cudastub_library_info not_tried;
 
-	/* ---- state, written once under lock during the search ---- */
-	pthread_mutex_t lock;
-	atomic_int state; /* cudastub_state; published with release */
-	void *handle;
-	int debug; /* CUDASTUB_DEBUG=1 */
-	cudastub_library_info info;
-	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
-	/* majors the current search pass may load (see loader_search.c) */
-	uint32_t pass_majors;
-	/* for error strings: what failed, what was tried, what to set */
-	const char *summary;
-	char arena[CUDASTUB_ARENA_SIZE];
-	unsigned arena_used;
+	/* ---- state: see loader_load.c ---- */
+	_Atomic(struct cudastub_search *) result; /* published once */
+	atomic_flag first_claimed;		  /* first_search is taken */
+	atomic_ulong search_runs;		  /* searches started */
+	struct cudastub_search first_search;	  /* no allocation for the first */
 };
 
 /* Initializer for the state half of struct cudastub_library. */
-#define CUDASTUB_LIBRARY_STATE_INIT .lock = PTHREAD_MUTEX_INITIALIZER
+#define CUDASTUB_LIBRARY_STATE_INIT(lib_name)                                                      \
+	.not_tried = {.name = lib_name,                                                            \
+		      .abi_major = CUDASTUB_ABI_MAJOR,                                             \
+		      .abi_minor = CUDASTUB_ABI_MINOR},                                            \
+	.first_claimed = ATOMIC_FLAG_INIT
 
 /* loader_load.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_loader_load(struct cudastub_library *lib);
 CUDASTUB_HIDDEN const cudastub_library_info *cudastub_loader_info(struct cudastub_library *lib);
+
+/* The published search, or NULL while none has finished. */
+static inline const struct cudastub_search *cudastub_loader_result(struct cudastub_library *lib)
+{
+	return atomic_load_explicit(&lib->result, memory_order_acquire);
+}
+
+/* The loaded library's handle, or NULL (not searched yet, or not found). */
+static inline void *cudastub_loader_handle(struct cudastub_library *lib)
+{
+	const struct cudastub_search *s = cudastub_loader_result(lib);
+
+	return s ? s->handle : NULL;
+}
+
+/* Why the search failed, for error strings, or NULL. */
+static inline const char *cudastub_loader_summary(struct cudastub_library *lib)
+{
+	const struct cudastub_search *s = cudastub_loader_result(lib);
+
+	return s ? s->summary : NULL;
+}
 
 /* loader_bind.c */
 CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib,
@@ -128,12 +175,13 @@ CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
 						const struct cudastub_function *fn);
 
 /* loader_log.c */
-CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_library *lib, const char *text);
-CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_library *lib, cudastub_source source,
+CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_search *s, const char *text);
+CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_search *s, cudastub_source source,
 					  int major, const char *path, const char *outcome);
-CUDASTUB_HIDDEN void cudastub_log_debug(struct cudastub_library *lib, const char *fmt, ...)
+CUDASTUB_HIDDEN int cudastub_log_enabled(void);
+CUDASTUB_HIDDEN void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_library *lib, char *buf, unsigned size);
+CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size);
 
 /* loader_candidate.c */
 struct cudastub_self {
@@ -148,23 +196,31 @@ enum cudastub_try {
 	CUDASTUB_TRY_REJECTED, /* something there, not usable */
 	CUDASTUB_TRY_SELF      /* a stub answered: look past the loader's pick */
 };
-CUDASTUB_HIDDEN enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
+CUDASTUB_HIDDEN enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 							 const struct cudastub_self *self,
 							 cudastub_source source, int major,
 							 const char *path, int dlopen_flags);
 
 /* loader_companion.c */
-CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_library *lib);
+CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
 
 /* loader_ldcache.c: calls visit with each path the cache holds for soname
  * until it returns non-zero; returns that value, or 0. */
 CUDASTUB_HIDDEN int cudastub_ldcache_each(const char *soname,
 					  int (*visit)(const char *path, void *ctx), void *ctx);
 
+/* loader_fork.c: the guard is installed before the first search, so that
+ * fork() never splits the loader in the middle of a library the stub is
+ * loading; the stub's every dlopen and dlclose goes through the two calls
+ * below, which fork() waits for. */
+CUDASTUB_HIDDEN void cudastub_fork_guard_install(void);
+CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
+CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
+
 /* loader_resolve_x86_64.S: see there. */
 CUDASTUB_HIDDEN void cudastub_asm_resolve(void);
 
 /* loader_search.c */
-CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_library *lib);
+CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_search *s);
 
 #endif /* CUDASTUB_LOADER_H */

@@ -14,7 +14,7 @@
 
 static uint32_t loaded_major_bit(struct cudastub_library *lib)
 {
-	int major = lib->info.major;
+	int major = cudastub_loader_info(lib)->major;
 
 	return major > 0 && major < 32 ? CUDASTUB_MAJOR_BIT(major) : 0;
 }
@@ -26,7 +26,7 @@ enum cudastub_unavailable cudastub_loader_why_unavailable(struct cudastub_librar
 		return CUDASTUB_UNAVAILABLE_LIBRARY;
 	if (fn->other_abi & loaded_major_bit(lib))
 		return CUDASTUB_UNAVAILABLE_ABI;
-	if (lib->info.major > lib->abi_major)
+	if (cudastub_loader_info(lib)->major > lib->abi_major)
 		return CUDASTUB_UNAVAILABLE_REMOVED;
 	return CUDASTUB_UNAVAILABLE_FUNCTION;
 }
@@ -54,12 +54,13 @@ void *cudastub_loader_bind(struct cudastub_library *lib, const struct cudastub_f
 			lib,
 			"%s: %s in CUDA %d: not forwarded (code %d unless an adapter stands in)",
 			fn->name, why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI" : "not present",
-			lib->info.major, lib->codes[why]);
+			cudastub_loader_info(lib)->major, lib->codes[why]);
 		return NULL;
 	}
-	sym = dlsym(lib->handle, fn->name);
+	sym = dlsym(cudastub_loader_handle(lib), fn->name);
 	if (!sym)
 		cudastub_log_debug(lib, "%s: not exported by %s, returns %d", fn->name,
-				   lib->info.path, lib->codes[CUDASTUB_UNAVAILABLE_FUNCTION]);
+				   cudastub_loader_info(lib)->path,
+				   lib->codes[CUDASTUB_UNAVAILABLE_FUNCTION]);
 	return sym;
 }

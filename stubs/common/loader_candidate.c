@@ -86,13 +86,14 @@ static int pinned_major(struct cudastub_library *lib)
 	return pin && *pin ? atoi(pin) : 0;
 }
 
-enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
+enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 					 const struct cudastub_self *self, cudastub_source source,
 					 int major, const char *path, int dlopen_flags)
 {
 	char why[512];
 	const char *reason;
 	struct link_map *map;
+	struct cudastub_library *lib = s->lib;
 	int have_major = 0, have_minor = 0, pin;
 	void *handle;
 
@@ -100,25 +101,25 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 	 * so that a missing file is "absent", not a dlopen call. */
 	if (strchr(path, '/')) {
 		if (access(path, F_OK) != 0) {
-			cudastub_log_attempt(lib, source, major, path, "absent");
+			cudastub_log_attempt(s, source, major, path, "absent");
 			return CUDASTUB_TRY_ABSENT;
 		}
 		if (is_own_file(self, path)) {
-			cudastub_log_attempt(lib, source, major, path,
+			cudastub_log_attempt(s, source, major, path,
 					     "skipped: this stub's own file");
 			return CUDASTUB_TRY_SELF;
 		}
 	}
 
-	lib->info.dlopen_calls++;
-	handle = dlopen(path, dlopen_flags);
+	s->info.dlopen_calls++;
+	handle = cudastub_dlopen(path, dlopen_flags);
 	if (!handle) {
 		const char *err = dlerror();
 		int absent = !(dlopen_flags & RTLD_NOLOAD) && err && strstr(err, "No such file");
 
 		if (dlopen_flags & RTLD_NOLOAD)
 			err = "not loaded in this process";
-		cudastub_log_attempt(lib, source, major, path,
+		cudastub_log_attempt(s, source, major, path,
 				     absent ? "absent"
 				     : err  ? err
 					    : "dlopen failed");
@@ -132,45 +133,45 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_library *lib,
 	 * someone else had it open, dlclose only drops our reference. */
 	map = link_map_of(handle);
 	if (map && map == self->link_map) {
-		cudastub_log_attempt(lib, source, major, path,
+		cudastub_log_attempt(s, source, major, path,
 				     "skipped: resolves to this stub itself");
-		dlclose(handle);
+		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_SELF;
 	}
 	if (map && exports_stub_marker(handle, map)) {
 		snprintf(why, sizeof why, "skipped: %s is a cudastub build, not NVIDIA's",
 			 map->l_name && *map->l_name ? map->l_name : path);
-		cudastub_log_attempt(lib, source, major, path, why);
-		dlclose(handle);
+		cudastub_log_attempt(s, source, major, path, why);
+		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_SELF;
 	}
 	if (lib->reject && (reason = lib->reject(handle)) != NULL) {
 		snprintf(why, sizeof why, "skipped: %s", reason);
-		cudastub_log_attempt(lib, source, major, path, why);
-		dlclose(handle);
+		cudastub_log_attempt(s, source, major, path, why);
+		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
 	if (lib->probe_version(handle, path, &have_major, &have_minor) != 0) {
-		cudastub_log_attempt(lib, source, major, path, "skipped: its version query failed");
-		dlclose(handle);
+		cudastub_log_attempt(s, source, major, path, "skipped: its version query failed");
+		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
 	pin = pinned_major(lib);
 	if (pin && have_major != pin) {
 		snprintf(why, sizeof why, "skipped: version %d.%d, but %s=%d", have_major,
 			 have_minor, lib->env_major, pin);
-		cudastub_log_attempt(lib, source, major, path, why);
-		dlclose(handle);
+		cudastub_log_attempt(s, source, major, path, why);
+		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
 
 	snprintf(why, sizeof why, "loaded, version %d.%d", have_major, have_minor);
-	cudastub_log_attempt(lib, source, major, path, why);
-	lib->handle = handle;
-	lib->info.major = have_major;
-	lib->info.minor = have_minor;
-	lib->info.source = source;
-	lib->info.path =
-		cudastub_log_keep(lib, map && map->l_name && *map->l_name ? map->l_name : path);
+	cudastub_log_attempt(s, source, major, path, why);
+	s->handle = handle;
+	s->info.major = have_major;
+	s->info.minor = have_minor;
+	s->info.source = source;
+	s->info.path =
+		cudastub_log_keep(s, map && map->l_name && *map->l_name ? map->l_name : path);
 	return CUDASTUB_TRY_LOADED;
 }

@@ -18,7 +18,7 @@
 #include "loader.h"
 
 /* Loads name from the folder of file; returns 1 if it was there. */
-static int load_beside(struct cudastub_library *lib, const char *file, const char *name)
+static int load_beside(struct cudastub_search *s, const char *file, const char *name)
 {
 	char path[PATH_MAX];
 	const char *slash = strrchr(file, '/');
@@ -29,31 +29,32 @@ static int load_beside(struct cudastub_library *lib, const char *file, const cha
 	n = snprintf(path, sizeof path, "%.*s/%s", (int)(slash - file), file, name);
 	if (n <= 0 || n >= (int)sizeof path || access(path, F_OK) != 0)
 		return 0;
-	lib->info.dlopen_calls++;
-	if (dlopen(path, RTLD_NOW | RTLD_LOCAL))
-		cudastub_log_attempt(lib, lib->info.source, lib->info.major, path,
+	s->info.dlopen_calls++;
+	if (cudastub_dlopen(path, RTLD_NOW | RTLD_LOCAL))
+		cudastub_log_attempt(s, s->info.source, s->info.major, path,
 				     "loaded: companion the library opens by name");
 	else
-		cudastub_log_attempt(lib, lib->info.source, lib->info.major, path, dlerror());
+		cudastub_log_attempt(s, s->info.source, s->info.major, path, dlerror());
 	return 1;
 }
 
-void cudastub_load_companion(struct cudastub_library *lib)
+void cudastub_load_companion(struct cudastub_search *s)
 {
+	const struct cudastub_library *lib = s->lib;
 	char name[128], real[PATH_MAX];
 
-	if (!lib->companion_format || !lib->info.path)
+	if (!lib->companion_format || !s->info.path)
 		return;
-	snprintf(name, sizeof name, lib->companion_format, lib->info.major, lib->info.minor);
+	snprintf(name, sizeof name, lib->companion_format, s->info.major, s->info.minor);
 	/* Already there (loaded by someone, or on the loader's path and
 	 * loaded by the library itself): nothing to do. */
-	if (dlopen(name, RTLD_NOW | RTLD_NOLOAD))
+	if (cudastub_dlopen(name, RTLD_NOW | RTLD_NOLOAD))
 		return;
 	/* Beside the name we loaded, else beside the file it links to: an
 	 * override may be a symlink into the toolkit. */
-	if (load_beside(lib, lib->info.path, name))
+	if (load_beside(s, s->info.path, name))
 		return;
-	if (realpath(lib->info.path, real) && load_beside(lib, real, name))
+	if (realpath(s->info.path, real) && load_beside(s, real, name))
 		return;
-	cudastub_log_debug(lib, "companion %s: not beside %s", name, lib->info.path);
+	cudastub_log_debug(lib, "companion %s: not beside %s", name, s->info.path);
 }

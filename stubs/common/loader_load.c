@@ -1,12 +1,30 @@
 /*
- * Run the search exactly once per process, whatever the number of threads
- * that make a first call at the same moment, and publish the outcome.
+ * The first call's path: search, and publish one outcome for the process.
  *
- * The state is an atomic read with acquire ordering: once it says the
- * search is over, everything the search wrote (handle, info, log) is
- * visible. The mutex is held only while searching. A fork() during the
- * search waits for it (pthread_atfork), so a child never inherits a held
- * lock and never repeats a load its parent finished.
+ * No lock is held while the search runs. The search calls dlopen and
+ * dlsym, which take glibc's loader lock, and a first call can come from a
+ * library constructor that already holds that lock: every nvcc-built
+ * library calls the runtime from its constructor, and plain C constructors
+ * may call any stub. A thread that waited there on a stub lock, while the
+ * searching thread waited for the loader lock, would never wake. So:
+ *
+ *   - every thread that finds no published outcome runs a search of its
+ *     own, into a record of its own (struct cudastub_search), and nothing
+ *     else is shared while searching;
+ *   - the first finished record is published with one compare-and-swap;
+ *     whoever loses drops its record and uses the winner's. Every thread
+ *     therefore sees one choice, and a published record never changes;
+ *   - dlopen of one file from several threads maps it once, so the chosen
+ *     library is initialised once whatever the number of searches; the
+ *     library is never closed;
+ *   - the library's after_load hook then runs on every path that found it
+ *     loaded, before anything is forwarded (the runtime stub replays its
+ *     deferred kernel registrations there, see cudart_registry.c).
+ *
+ * fork: no stub lock is held while searching, so none is inherited, and
+ * fork() waits until no library is half mapped (loader_fork.c). A record
+ * published before fork() is the child's too; a child forked before any
+ * was published searches on its own.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -14,50 +32,6 @@
 #include <string.h>
 
 #include "loader.h"
-
-static struct cudastub_library *fork_guarded[4];
-static atomic_int fork_guard_count;
-
-static void fork_prepare(void)
-{
-	int i, n = atomic_load(&fork_guard_count);
-
-	for (i = 0; i < n; i++)
-		pthread_mutex_lock(&fork_guarded[i]->lock);
-}
-
-static void fork_release(void)
-{
-	int i, n = atomic_load(&fork_guard_count);
-
-	for (i = n - 1; i >= 0; i--)
-		pthread_mutex_unlock(&fork_guarded[i]->lock);
-}
-
-/* Called with lib->lock held, before the first search. */
-static void guard_against_fork(struct cudastub_library *lib)
-{
-	static pthread_mutex_t registering = PTHREAD_MUTEX_INITIALIZER;
-	static int registered;
-	int n;
-
-	pthread_mutex_lock(&registering);
-	if (!registered && pthread_atfork(fork_prepare, fork_release, fork_release) == 0)
-		registered = 1;
-	n = atomic_load(&fork_guard_count);
-	if (n < (int)(sizeof fork_guarded / sizeof *fork_guarded)) {
-		fork_guarded[n] = lib;
-		atomic_store(&fork_guard_count, n + 1);
-	}
-	pthread_mutex_unlock(&registering);
-}
-
-static int debug_requested(void)
-{
-	const char *v = secure_getenv("CUDASTUB_DEBUG");
-
-	return v && *v && strcmp(v, "0") != 0;
-}
 
 /* A pin must name a major the stub knows; anything else finds nothing. */
 static const char *check_pin(struct cudastub_library *lib, char *msg, size_t size)
@@ -86,69 +60,85 @@ static const char *info_text_after_prefix(const char *summary)
 	return strncmp(summary, prefix, sizeof prefix - 1) ? summary : summary + sizeof prefix - 1;
 }
 
-static void fill_static_info(struct cudastub_library *lib)
+/* The first search of a process uses the record inside the library (no
+ * allocation); a thread that races it gets one of its own. */
+static struct cudastub_search *search_record(struct cudastub_library *lib)
 {
-	lib->info.name = lib->name;
-	lib->info.abi_major = lib->abi_major;
-	lib->info.abi_minor = lib->abi_minor;
-	lib->info.attempts = lib->attempts;
+	struct cudastub_search *s;
+
+	if (!atomic_flag_test_and_set(&lib->first_claimed))
+		s = &lib->first_search;
+	else if (!(s = calloc(1, sizeof *s)))
+		return NULL;
+	s->lib = lib;
+	s->info = lib->not_tried;
+	s->info.attempts = s->attempts;
+	return s;
 }
 
-static cudastub_state search_locked(struct cudastub_library *lib)
+static void run_search(struct cudastub_search *s)
 {
+	struct cudastub_library *lib = s->lib;
 	char msg[256], summary[4096];
 	const char *bad_pin;
 	cudastub_state state;
 
-	lib->debug = debug_requested();
-	lib->info.search_runs++;
 	cudastub_log_debug(lib, "searching for %s (stub built for CUDA %d.%d)", lib->family,
 			   lib->abi_major, lib->abi_minor);
 	bad_pin = check_pin(lib, msg, sizeof msg);
 	if (bad_pin) {
-		lib->info.error = cudastub_log_keep(lib, bad_pin);
+		s->info.error = cudastub_log_keep(s, bad_pin);
 		state = CUDASTUB_STATE_NOT_FOUND;
 	} else {
-		state = cudastub_search(lib);
+		state = cudastub_search(s);
 	}
 	if (state == CUDASTUB_STATE_LOADED) {
-		cudastub_load_companion(lib);
-		cudastub_log_debug(lib, "using %s (%d.%d, %s)", lib->info.path, lib->info.major,
-				   lib->info.minor, cudastub_source_name(lib->info.source));
+		cudastub_load_companion(s);
+		cudastub_log_debug(lib, "using %s (%d.%d, %s)", s->info.path, s->info.major,
+				   s->info.minor, cudastub_source_name(s->info.source));
 	} else {
-		cudastub_log_summary(lib, summary, sizeof summary);
-		lib->summary = cudastub_log_keep(lib, summary);
-		cudastub_log_debug(lib, "%s", info_text_after_prefix(lib->summary));
+		cudastub_log_summary(s, summary, sizeof summary);
+		s->summary = cudastub_log_keep(s, summary);
+		cudastub_log_debug(lib, "%s", info_text_after_prefix(s->summary));
 	}
-	lib->info.state = state;
-	return state;
+	s->info.state = state;
+}
+
+/* Searches, then publishes unless another thread published first. */
+static const struct cudastub_search *search_and_publish(struct cudastub_library *lib)
+{
+	struct cudastub_search *mine = search_record(lib), *none = NULL;
+
+	if (!mine)
+		return NULL; /* out of memory: this call fails, a later one retries */
+	mine->info.search_runs = atomic_fetch_add(&lib->search_runs, 1) + 1;
+	cudastub_fork_guard_install();
+	run_search(mine);
+	if (atomic_compare_exchange_strong_explicit(&lib->result, &none, mine, memory_order_acq_rel,
+						    memory_order_acquire))
+		return mine;
+	/* Lost the race: what this search loaded stays loaded (the winner
+	 * found the same library, or nothing holds on to it), never closed. */
+	cudastub_log_debug(lib, "another thread's search finished first; using its outcome");
+	if (mine != &lib->first_search)
+		free(mine);
+	return none;
 }
 
 cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 {
-	int state = atomic_load_explicit(&lib->state, memory_order_acquire);
+	const struct cudastub_search *s = cudastub_loader_result(lib);
 
-	if (state != CUDASTUB_STATE_NOT_TRIED)
-		return (cudastub_state)state;
-	pthread_mutex_lock(&lib->lock);
-	state = atomic_load_explicit(&lib->state, memory_order_relaxed);
-	if (state == CUDASTUB_STATE_NOT_TRIED) {
-		fill_static_info(lib);
-		guard_against_fork(lib);
-		state = search_locked(lib);
-		atomic_store_explicit(&lib->state, state, memory_order_release);
-	}
-	pthread_mutex_unlock(&lib->lock);
-	return (cudastub_state)state;
+	if (!s && !(s = search_and_publish(lib)))
+		return CUDASTUB_STATE_NOT_FOUND;
+	if (s->info.state == CUDASTUB_STATE_LOADED && lib->after_load)
+		lib->after_load(lib);
+	return s->info.state;
 }
 
 const cudastub_library_info *cudastub_loader_info(struct cudastub_library *lib)
 {
-	/* Before the search, report the static half; after it, everything. */
-	if (atomic_load_explicit(&lib->state, memory_order_acquire) != CUDASTUB_STATE_NOT_TRIED)
-		return &lib->info;
-	pthread_mutex_lock(&lib->lock);
-	fill_static_info(lib);
-	pthread_mutex_unlock(&lib->lock);
-	return &lib->info;
+	const struct cudastub_search *s = cudastub_loader_result(lib);
+
+	return s ? &s->info : &lib->not_tried;
 }

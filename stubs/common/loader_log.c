@@ -2,9 +2,10 @@
  * What the search tried, kept for cudastub_<lib>_info() and error strings,
  * and echoed to stderr when CUDASTUB_DEBUG=1.
  *
- * Storage is static (a fixed array and a string arena inside the library
- * record) so that a failed search can be reported without allocating, and
- * so the strings stay valid for the life of the process.
+ * Storage is a fixed array and a string arena inside the search record
+ * (struct cudastub_search), so that a failed search can be reported without
+ * allocating, and so the strings of the published record stay valid for the
+ * life of the process.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -15,9 +16,9 @@
 #include "loader.h"
 
 /* Copies text into the arena; truncates rather than fails. */
-const char *cudastub_log_keep(struct cudastub_library *lib, const char *text)
+const char *cudastub_log_keep(struct cudastub_search *s, const char *text)
 {
-	unsigned room = CUDASTUB_ARENA_SIZE - lib->arena_used;
+	unsigned room = CUDASTUB_ARENA_SIZE - s->arena_used;
 	size_t len;
 	char *out;
 
@@ -28,36 +29,53 @@ const char *cudastub_log_keep(struct cudastub_library *lib, const char *text)
 	len = strlen(text);
 	if (len >= room)
 		len = room - 1;
-	out = lib->arena + lib->arena_used;
+	out = s->arena + s->arena_used;
 	memcpy(out, text, len);
 	out[len] = '\0';
-	lib->arena_used += (unsigned)len + 1;
+	s->arena_used += (unsigned)len + 1;
 	return out;
 }
 
-void cudastub_log_attempt(struct cudastub_library *lib, cudastub_source source, int major,
+void cudastub_log_attempt(struct cudastub_search *s, cudastub_source source, int major,
 			  const char *path, const char *outcome)
 {
-	cudastub_library_info *info = &lib->info;
+	cudastub_library_info *info = &s->info;
 
-	cudastub_log_debug(lib, "  [%s] %s: %s", cudastub_source_name(source), path, outcome);
+	cudastub_log_debug(s->lib, "  [%s] %s: %s", cudastub_source_name(source), path, outcome);
 	if (info->attempt_count == CUDASTUB_MAX_ATTEMPTS) {
 		info->attempts_dropped++;
 		return;
 	}
-	cudastub_attempt *a = &lib->attempts[info->attempt_count++];
+	cudastub_attempt *a = &s->attempts[info->attempt_count++];
 	a->source = source;
 	a->major = major;
-	a->path = cudastub_log_keep(lib, path);
-	a->outcome = cudastub_log_keep(lib, outcome);
+	a->path = cudastub_log_keep(s, path);
+	a->outcome = cudastub_log_keep(s, outcome);
 }
 
-void cudastub_log_debug(struct cudastub_library *lib, const char *fmt, ...)
+/* CUDASTUB_DEBUG, read once: -1 until then. Racing readers compute the
+ * same answer. */
+static atomic_int debug_wanted = -1;
+
+int cudastub_log_enabled(void)
+{
+	int wanted = atomic_load_explicit(&debug_wanted, memory_order_relaxed);
+
+	if (wanted < 0) {
+		const char *v = secure_getenv("CUDASTUB_DEBUG");
+
+		wanted = v && *v && strcmp(v, "0") != 0;
+		atomic_store_explicit(&debug_wanted, wanted, memory_order_relaxed);
+	}
+	return wanted;
+}
+
+void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
 
-	if (!lib->debug)
+	if (!cudastub_log_enabled())
 		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
@@ -70,9 +88,10 @@ void cudastub_log_debug(struct cudastub_library *lib, const char *fmt, ...)
  * A one-paragraph account of a failed search for error strings: what was
  * looked at and which variable would fix it. Returns the length written.
  */
-int cudastub_log_summary(struct cudastub_library *lib, char *buf, unsigned size)
+int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size)
 {
-	const cudastub_library_info *info = &lib->info;
+	const struct cudastub_library *lib = s->lib;
+	const cudastub_library_info *info = &s->info;
 	int n = snprintf(buf, size,
 			 "cudastub: %s; tried:", info->error ? info->error : "not loaded");
 	unsigned i;

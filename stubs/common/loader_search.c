@@ -53,84 +53,83 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int major_wanted(struct cudastub_library *lib, int major)
+static int major_wanted(struct cudastub_search *s, int major)
 {
-	const char *pin = secure_getenv(lib->env_major);
+	const char *pin = secure_getenv(s->lib->env_major);
 
 	if (pin && *pin)
 		return atoi(pin) == major;
-	return (lib->pass_majors & CUDASTUB_MAJOR_BIT(major)) != 0;
+	return (s->pass_majors & CUDASTUB_MAJOR_BIT(major)) != 0;
 }
 
 /* Tries each wanted SONAME inside one folder, newest first. */
-static enum cudastub_try try_folder(struct cudastub_library *lib, const struct cudastub_self *self,
+static enum cudastub_try try_folder(struct cudastub_search *s, const struct cudastub_self *self,
 				    cudastub_source source, const char *dir)
 {
-	const struct cudastub_soname *s;
+	const struct cudastub_soname *so;
 	char path[PATH_MAX];
 	enum cudastub_try r;
 
-	for (s = lib->sonames; s->soname; s++) {
-		if (!major_wanted(lib, s->major))
+	for (so = s->lib->sonames; so->soname; so++) {
+		if (!major_wanted(s, so->major))
 			continue;
-		if (!path_format(path, "%s/%s", dir, s->soname))
+		if (!path_format(path, "%s/%s", dir, so->soname))
 			continue;
-		r = cudastub_try_candidate(lib, self, source, s->major, path,
-					   RTLD_NOW | RTLD_LOCAL);
+		r = cudastub_try_candidate(s, self, source, so->major, path, RTLD_NOW | RTLD_LOCAL);
 		if (r == CUDASTUB_TRY_LOADED)
 			return r;
 	}
 	return CUDASTUB_TRY_ABSENT;
 }
 
-static cudastub_state step_override(struct cudastub_library *lib, const struct cudastub_self *self,
+static cudastub_state step_override(struct cudastub_search *s, const struct cudastub_self *self,
 				    const char *value)
 {
 	char msg[PATH_MAX + 128];
 	enum cudastub_try r;
 
-	cudastub_log_debug(lib, "step 1: %s=%s", lib->env_path, value);
+	cudastub_log_debug(s->lib, "step 1: %s=%s", s->lib->env_path, value);
 	if (is_dir(value))
-		r = try_folder(lib, self, CUDASTUB_SOURCE_OVERRIDE, value);
+		r = try_folder(s, self, CUDASTUB_SOURCE_OVERRIDE, value);
 	else
-		r = cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_OVERRIDE, 0, value,
+		r = cudastub_try_candidate(s, self, CUDASTUB_SOURCE_OVERRIDE, 0, value,
 					   RTLD_NOW | RTLD_LOCAL);
 	if (r == CUDASTUB_TRY_LOADED)
 		return CUDASTUB_STATE_LOADED;
 	snprintf(msg, sizeof msg,
-		 "%s=%s could not be loaded (no fallback to the other search steps)", lib->env_path,
-		 value);
-	lib->info.error = cudastub_log_keep(lib, msg);
+		 "%s=%s could not be loaded (no fallback to the other search steps)",
+		 s->lib->env_path, value);
+	s->info.error = cudastub_log_keep(s, msg);
 	return CUDASTUB_STATE_OVERRIDE_FAILED;
 }
 
-static int step_already_loaded(struct cudastub_library *lib, const struct cudastub_self *self)
+static int step_already_loaded(struct cudastub_search *s, const struct cudastub_self *self)
 {
-	const struct cudastub_soname *s;
+	const struct cudastub_soname *so;
 
-	cudastub_log_debug(lib, "step 2: already loaded in this process");
-	for (s = lib->sonames; s->soname; s++)
-		if (major_wanted(lib, s->major) &&
-		    cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_ALREADY_LOADED, s->major,
-					   s->soname,
+	cudastub_log_debug(s->lib, "step 2: already loaded in this process");
+	for (so = s->lib->sonames; so->soname; so++)
+		if (major_wanted(s, so->major) &&
+		    cudastub_try_candidate(s, self, CUDASTUB_SOURCE_ALREADY_LOADED, so->major,
+					   so->soname,
 					   RTLD_NOW | RTLD_NOLOAD) == CUDASTUB_TRY_LOADED)
 			return 1;
 	return 0;
 }
 
-static int step_pip_wheels(struct cudastub_library *lib, const struct cudastub_self *self)
+static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self *self)
 {
 	char base[PATH_MAX], dir[PATH_MAX];
-	const struct cudastub_soname *s;
+	const struct cudastub_soname *so;
 	int level;
 
-	cudastub_log_debug(lib, "step 3: pip wheels near %s", self->path ? self->path : "?");
+	cudastub_log_debug(s->lib, "step 3: pip wheels near %s", self->path ? self->path : "?");
 	if (!self->path || !realpath(self->path, base))
 		return 0;
-	for (s = lib->sonames; s->soname; s++) {
+	for (so = s->lib->sonames; so->soname; so++) {
 		char up[PATH_MAX];
 
-		if (!major_wanted(lib, s->major))
+		if (!major_wanted(s, so->major))
 			continue;
 		strcpy(up, base);
 		for (level = 0; level < WHEEL_ANCESTORS; level++) {
@@ -144,14 +143,14 @@ static int step_pip_wheels(struct cudastub_library *lib, const struct cudastub_s
 				continue;
 			if (!is_dir(dir))
 				continue;
-			for (w = lib->wheel_dirs; *w; w++) {
+			for (w = s->lib->wheel_dirs; *w; w++) {
 				char path[PATH_MAX];
 
-				if (!path_format(path, "%s/%s/%s", up, *w, s->soname))
+				if (!path_format(path, "%s/%s/%s", up, *w, so->soname))
 					continue;
-				if (cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_PIP_WHEEL,
-							   s->major, path, RTLD_NOW | RTLD_LOCAL) ==
-				    CUDASTUB_TRY_LOADED)
+				if (cudastub_try_candidate(
+					    s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path,
+					    RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
 					return 1;
 			}
 		}
@@ -159,20 +158,20 @@ static int step_pip_wheels(struct cudastub_library *lib, const struct cudastub_s
 	return 0;
 }
 
-static int try_toolkit(struct cudastub_library *lib, const struct cudastub_self *self,
+static int try_toolkit(struct cudastub_search *s, const struct cudastub_self *self,
 		       cudastub_source source, const char *root)
 {
-	const struct cudastub_soname *s;
+	const struct cudastub_soname *so;
 	char path[PATH_MAX];
 	int i;
 
-	for (s = lib->sonames; s->soname; s++) {
-		if (!major_wanted(lib, s->major))
+	for (so = s->lib->sonames; so->soname; so++) {
+		if (!major_wanted(s, so->major))
 			continue;
 		for (i = 0; i < toolkit_lib_dirs_count; i++) {
-			if (!path_format(path, "%s/%s/%s", root, toolkit_lib_dirs[i], s->soname))
+			if (!path_format(path, "%s/%s/%s", root, toolkit_lib_dirs[i], so->soname))
 				continue;
-			if (cudastub_try_candidate(lib, self, source, s->major, path,
+			if (cudastub_try_candidate(s, self, source, so->major, path,
 						   RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
 				return 1;
 		}
@@ -180,7 +179,7 @@ static int try_toolkit(struct cudastub_library *lib, const struct cudastub_self 
 	return 0;
 }
 
-static int step_cuda_home(struct cudastub_library *lib, const struct cudastub_self *self)
+static int step_cuda_home(struct cudastub_search *s, const struct cudastub_self *self)
 {
 	static const char *const vars[] = {"CUDA_HOME", "CUDA_PATH"};
 	size_t i;
@@ -188,8 +187,8 @@ static int step_cuda_home(struct cudastub_library *lib, const struct cudastub_se
 	for (i = 0; i < sizeof vars / sizeof *vars; i++) {
 		const char *root = secure_getenv(vars[i]);
 
-		cudastub_log_debug(lib, "step 4: %s=%s", vars[i], root ? root : "(unset)");
-		if (root && *root && try_toolkit(lib, self, CUDASTUB_SOURCE_CUDA_HOME, root))
+		cudastub_log_debug(s->lib, "step 4: %s=%s", vars[i], root ? root : "(unset)");
+		if (root && *root && try_toolkit(s, self, CUDASTUB_SOURCE_CUDA_HOME, root))
 			return 1;
 	}
 	return 0;
@@ -197,7 +196,7 @@ static int step_cuda_home(struct cudastub_library *lib, const struct cudastub_se
 
 /* What walk_loader_folders needs inside its visits. */
 struct folder_walk {
-	struct cudastub_library *lib;
+	struct cudastub_search *s;
 	const struct cudastub_self *self;
 	int major;
 };
@@ -208,8 +207,8 @@ static int try_walked_path(const char *path, void *ctx)
 
 	if (access(path, F_OK) != 0)
 		return 0; /* the loader's folders are many; log hits only */
-	return cudastub_try_candidate(w->lib, w->self, CUDASTUB_SOURCE_LOADER_SEARCH, w->major,
-				      path, RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED;
+	return cudastub_try_candidate(w->s, w->self, CUDASTUB_SOURCE_LOADER_SEARCH, w->major, path,
+				      RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED;
 }
 
 /*
@@ -220,16 +219,16 @@ static int try_walked_path(const char *path, void *ctx)
  * folders of RTLD_DI_SERINFO (LD_LIBRARY_PATH, RUNPATH, system folders),
  * then ld.so.cache.
  */
-static int walk_loader_folders(struct cudastub_library *lib, const struct cudastub_self *self,
+static int walk_loader_folders(struct cudastub_search *s, const struct cudastub_self *self,
 			       int major, const char *soname)
 {
-	struct folder_walk walk = {lib, self, major};
+	struct folder_walk walk = {s, self, major};
 	Dl_serinfo size, *info;
 	void *own;
 	unsigned i;
 	int found = 0;
 
-	own = self->path ? dlopen(self->path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+	own = self->path ? cudastub_dlopen(self->path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
 	if (own && dlinfo(own, RTLD_DI_SERINFOSIZE, &size) == 0 &&
 	    (info = malloc(size.dls_size)) != NULL) {
 		*info = size;
@@ -247,36 +246,36 @@ static int walk_loader_folders(struct cudastub_library *lib, const struct cudast
 	return found || cudastub_ldcache_each(soname, try_walked_path, &walk);
 }
 
-static int step_loader_search(struct cudastub_library *lib, const struct cudastub_self *self)
+static int step_loader_search(struct cudastub_search *s, const struct cudastub_self *self)
 {
-	const struct cudastub_soname *s;
+	const struct cudastub_soname *so;
 	enum cudastub_try r;
 
-	cudastub_log_debug(lib, "step 5: the dynamic loader's search");
-	for (s = lib->sonames; s->soname; s++) {
-		if (!major_wanted(lib, s->major))
+	cudastub_log_debug(s->lib, "step 5: the dynamic loader's search");
+	for (so = s->lib->sonames; so->soname; so++) {
+		if (!major_wanted(s, so->major))
 			continue;
-		r = cudastub_try_candidate(lib, self, CUDASTUB_SOURCE_LOADER_SEARCH, s->major,
-					   s->soname, RTLD_NOW | RTLD_LOCAL);
+		r = cudastub_try_candidate(s, self, CUDASTUB_SOURCE_LOADER_SEARCH, so->major,
+					   so->soname, RTLD_NOW | RTLD_LOCAL);
 		if (r == CUDASTUB_TRY_LOADED)
 			return 1;
 		/* a stub, or a rejected library (NVIDIA's link-time libcuda.so.1),
 		 * answered first: the real one may be further along */
 		if ((r == CUDASTUB_TRY_SELF || r == CUDASTUB_TRY_REJECTED) &&
-		    walk_loader_folders(lib, self, s->major, s->soname))
+		    walk_loader_folders(s, self, so->major, so->soname))
 			return 1;
 	}
 	return 0;
 }
 
-/* Steps 2 to 6, for the majors in lib->pass_majors. */
-static int search_steps(struct cudastub_library *lib, const struct cudastub_self *self)
+/* Steps 2 to 6, for the majors in s->pass_majors. */
+static int search_steps(struct cudastub_search *s, const struct cudastub_self *self)
 {
-	if (step_already_loaded(lib, self) || step_pip_wheels(lib, self) ||
-	    step_cuda_home(lib, self) || step_loader_search(lib, self))
+	if (step_already_loaded(s, self) || step_pip_wheels(s, self) || step_cuda_home(s, self) ||
+	    step_loader_search(s, self))
 		return 1;
-	cudastub_log_debug(lib, "step 6: %s", STANDARD_PREFIX);
-	return try_toolkit(lib, self, CUDASTUB_SOURCE_STANDARD_PREFIX, STANDARD_PREFIX);
+	cudastub_log_debug(s->lib, "step 6: %s", STANDARD_PREFIX);
+	return try_toolkit(s, self, CUDASTUB_SOURCE_STANDARD_PREFIX, STANDARD_PREFIX);
 }
 
 /*
@@ -285,33 +284,33 @@ static int search_steps(struct cudastub_library *lib, const struct cudastub_self
  * the preferred majors, then, only if none was found, for the rest, since
  * a runtime the driver is too old for still answers better than none.
  */
-cudastub_state cudastub_search(struct cudastub_library *lib)
+cudastub_state cudastub_search(struct cudastub_search *s)
 {
 	struct cudastub_self self;
-	const char *override = secure_getenv(lib->env_path);
-	const char *pin = secure_getenv(lib->env_major);
+	const char *override = secure_getenv(s->lib->env_path);
+	const char *pin = secure_getenv(s->lib->env_major);
 	uint32_t all = 0, preferred = 0;
-	const struct cudastub_soname *s;
+	const struct cudastub_soname *so;
 	char msg[256];
 
 	cudastub_self_identify(&self);
-	for (s = lib->sonames; s->soname; s++)
-		all |= CUDASTUB_MAJOR_BIT(s->major);
-	lib->pass_majors = all;
+	for (so = s->lib->sonames; so->soname; so++)
+		all |= CUDASTUB_MAJOR_BIT(so->major);
+	s->pass_majors = all;
 	if (override && *override)
-		return step_override(lib, &self, override);
-	if (!(pin && *pin) && lib->preferred_majors)
-		preferred = lib->preferred_majors(lib) & all;
+		return step_override(s, &self, override);
+	if (!(pin && *pin) && s->lib->preferred_majors)
+		preferred = s->lib->preferred_majors(s) & all;
 	if (preferred && preferred != all) {
-		lib->pass_majors = preferred;
-		if (search_steps(lib, &self))
+		s->pass_majors = preferred;
+		if (search_steps(s, &self))
 			return CUDASTUB_STATE_LOADED;
-		cudastub_log_debug(lib, "no preferred major found; trying the others");
-		lib->pass_majors = all & ~preferred;
+		cudastub_log_debug(s->lib, "no preferred major found; trying the others");
+		s->pass_majors = all & ~preferred;
 	}
-	if (search_steps(lib, &self))
+	if (search_steps(s, &self))
 		return CUDASTUB_STATE_LOADED;
-	snprintf(msg, sizeof msg, "no usable %s library was found", lib->family);
-	lib->info.error = cudastub_log_keep(lib, msg);
+	snprintf(msg, sizeof msg, "no usable %s library was found", s->lib->family);
+	s->info.error = cudastub_log_keep(s, msg);
 	return CUDASTUB_STATE_NOT_FOUND;
 }

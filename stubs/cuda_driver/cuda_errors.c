@@ -20,10 +20,13 @@ static int no_driver(void)
 
 CUDASTUB_EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
 {
-	if (error == CUDA_ERROR_STUB_LIBRARY && no_driver() && cudastub_cuda_library.summary) {
+	const char *summary;
+
+	if (error == CUDA_ERROR_STUB_LIBRARY && no_driver() &&
+	    (summary = cudastub_loader_summary(&cudastub_cuda_library)) != NULL) {
 		if (!pStr)
 			return CUDA_ERROR_INVALID_VALUE;
-		*pStr = cudastub_cuda_library.summary;
+		*pStr = summary;
 		return CUDA_SUCCESS;
 	}
 	return cudastub_cuda_forward_cuGetErrorString(error, pStr);

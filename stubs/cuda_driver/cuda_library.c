@@ -73,7 +73,7 @@ struct cudastub_library cudastub_cuda_library = {
 		},
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,
-	CUDASTUB_LIBRARY_STATE_INIT,
+	CUDASTUB_LIBRARY_STATE_INIT("cuda"),
 };
 
 CUDASTUB_EXPORT const cudastub_library_info *cudastub_cuda_info(void)

@@ -20,7 +20,7 @@ static inline int adapt_loaded_major(void)
 {
 	if (cudastub_loader_load(&cudastub_cudart_library) != CUDASTUB_STATE_LOADED)
 		return 0;
-	return cudastub_cudart_library.info.major;
+	return cudastub_loader_info(&cudastub_cudart_library)->major;
 }
 
 /* The loaded runtime's export `name`, or NULL (none loaded, not exported). */
@@ -28,7 +28,7 @@ static inline void *adapt_loaded_symbol(const char *name)
 {
 	if (!adapt_loaded_major())
 		return NULL;
-	return dlsym(cudastub_cudart_library.handle, name);
+	return dlsym(cudastub_loader_handle(&cudastub_cudart_library), name);
 }
 
 /* Says under CUDASTUB_DEBUG=1 what stands in for `name`; returns target. */
@@ -36,7 +36,7 @@ static inline void *adapt_chosen(const char *name, const char *how, void *target
 {
 	if (target)
 		cudastub_log_debug(&cudastub_cudart_library, "%s: adapter for CUDA %d: %s", name,
-				   cudastub_cudart_library.info.major, how);
+				   adapt_loaded_major(), how);
 	return target;
 }
 

@@ -23,8 +23,8 @@ static int stub_library_error(cudaError_t error)
 
 CUDASTUB_EXPORT const char *cudaGetErrorString(cudaError_t error)
 {
-	if (stub_library_error(error) && cudastub_cudart_library.summary)
-		return cudastub_cudart_library.summary;
+	if (stub_library_error(error) && cudastub_loader_summary(&cudastub_cudart_library))
+		return cudastub_loader_summary(&cudastub_cudart_library);
 	return cudastub_cudart_forward_cudaGetErrorString(error);
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudart_stub.h"
+#include "cudart_registry.h"
 
 #ifndef CUDASTUB_ABI_MAJOR
 #error "CUDASTUB_ABI_MAJOR and CUDASTUB_ABI_MINOR come from the build"
@@ -74,41 +74,47 @@ static int cudart_probe_version(void *handle, const char *path, int *major, int 
  * preferred (a 12.4 driver with runtimes 12 and 13 installed gets 12). The
  * driver is looked for as libcuda.so.1 only; NVIDIA's link-time stub, whose
  * cuDriverGetVersion fails, counts as no driver.
+ *
+ * What the probe opens it closes again unless it is NVIDIA's driver: a
+ * stub left holding the SONAME libcuda.so.1 (NVIDIA's link-time stub, or a
+ * cudastub driver shim the program itself never asked for) would be what
+ * NVIDIA's runtime gets from its own dlopen("libcuda.so.1") later, and what
+ * a program that looks for a driver finds. A cudastub shim answers the
+ * version of the real driver behind it, so it still informs the choice.
  */
-static uint32_t cudart_preferred_majors(struct cudastub_library *lib)
+static uint32_t cudart_preferred_majors(struct cudastub_search *search)
 {
+	struct cudastub_library *lib = search->lib;
 	int (*get)(int *);
 	char choice[160];
 	void *driver;
-	int version = 0;
+	int version = 0, is_stub;
 	uint32_t mask = 0;
 
-	driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	driver = cudastub_dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!driver) {
 		cudastub_log_debug(lib, "no driver (libcuda.so.1): no preference of major");
 		return 0;
 	}
-	/* A cudastub driver shim answers cuDriverGetVersion from the real
-	 * driver behind it (or with CUDA_ERROR_STUB_LIBRARY when there is
-	 * none), so it is asked like a driver. */
-	if (dlsym(driver, "cudastub_cuda_info"))
-		cudastub_log_debug(lib,
-				   "libcuda.so.1 is a cudastub shim: asking the driver behind it");
+	is_stub = dlsym(driver, "cudastub_cuda_info") != NULL;
+	if (is_stub)
+		cudastub_log_debug(lib, "libcuda.so.1 is a cudastub shim: asking the driver "
+					"behind it, then closing it");
 	*(void **)&get = dlsym(driver, "cuDriverGetVersion");
 	if (!get || get(&version) != 0 || version <= 0) {
-		/* closed again, so that NVIDIA's runtime, opening libcuda.so.1
-		 * later, is not handed a stub by SONAME */
 		cudastub_log_debug(lib, "libcuda.so.1 answers no version: no preference of major");
-		dlclose(driver);
+		cudastub_dlclose(driver);
 		return 0;
 	}
-	lib->info.driver_version = version;
+	if (is_stub)
+		cudastub_dlclose(driver);
+	search->info.driver_version = version;
 	for (int major = 1; major <= version / 1000 && major < 32; major++)
 		mask |= CUDASTUB_MAJOR_BIT(major);
 	snprintf(choice, sizeof choice,
 		 "driver supports CUDA %d.%d: runtimes up to %d searched first", version / 1000,
 		 (version % 1000) / 10, version / 1000);
-	lib->info.choice = cudastub_log_keep(lib, choice);
+	search->info.choice = cudastub_log_keep(search, choice);
 	cudastub_log_debug(lib, "%s", choice);
 	return mask;
 }
@@ -122,6 +128,7 @@ struct cudastub_library cudastub_cudart_library = {
 	.wheel_dirs = cudart_wheel_dirs,
 	.probe_version = cudart_probe_version,
 	.preferred_majors = cudart_preferred_majors,
+	.after_load = cudart_registry_replay,
 	.codes =
 		{
 			[CUDASTUB_UNAVAILABLE_LIBRARY] = cudaErrorStubLibrary,
@@ -131,7 +138,7 @@ struct cudastub_library cudastub_cudart_library = {
 		},
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,
-	CUDASTUB_LIBRARY_STATE_INIT,
+	CUDASTUB_LIBRARY_STATE_INIT("cudart"),
 };
 
 CUDASTUB_EXPORT const cudastub_library_info *cudastub_cudart_info(void)

@@ -21,12 +21,15 @@ static const char not_supported_text[] =
 
 CUDASTUB_EXPORT const char *nvrtcGetErrorString(nvrtcResult result)
 {
+	const char *summary;
+
 	switch ((int)result) {
 	case CUDASTUB_NVRTC_ERROR_STUB_LIBRARY:
 		cudastub_loader_load(&cudastub_nvrtc_library);
-		return cudastub_nvrtc_library.summary ? cudastub_nvrtc_library.summary
-						      : "cudastub: libnvrtc is loaded; this code "
-							"came from an earlier failure";
+		summary = cudastub_loader_summary(&cudastub_nvrtc_library);
+		return summary ? summary
+			       : "cudastub: libnvrtc is loaded; this code came from an earlier "
+				 "failure";
 	case CUDASTUB_NVRTC_ERROR_NOT_FOUND: return not_found_text;
 	case CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED: return not_supported_text;
 	}

@@ -53,7 +53,7 @@ struct cudastub_library cudastub_nvrtc_library = {
 		},
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,
-	CUDASTUB_LIBRARY_STATE_INIT,
+	CUDASTUB_LIBRARY_STATE_INIT("nvrtc"),
 };
 
 CUDASTUB_EXPORT const cudastub_library_info *cudastub_nvrtc_info(void)

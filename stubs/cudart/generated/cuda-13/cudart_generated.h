@@ -429,6 +429,13 @@ enum {
 extern const unsigned cudastub_cudart_function_count;
 extern const struct cudastub_function cudastub_cudart_functions[];
 const char *cudastub_cudart_result_name(int code);
+char cudastub_cudart_forward___cudaInitModule(void **a0);
+void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *a0);
+void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **a0);
+void cudastub_cudart_forward___cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
+void cudastub_cudart_forward___cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+void cudastub_cudart_forward___cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+void cudastub_cudart_forward___cudaUnregisterFatBinary(void **a0);
 typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaChooseDevice_fn cudastub_cudart_adapt_cudaChooseDevice(void);

@@ -470,7 +470,7 @@ static char __cudaInitModule_unavailable(void **a0)
 }
 static char __cudaInitModule_resolve(void **a0);
 static _Atomic(__cudaInitModule_fn) __cudaInitModule_slot = __cudaInitModule_resolve;
-CUDASTUB_EXPORT char __cudaInitModule(void **a0)
+char cudastub_cudart_forward___cudaInitModule(void **a0)
 {
 	return atomic_load_explicit(&__cudaInitModule_slot, memory_order_acquire)(a0);
 }
@@ -710,7 +710,7 @@ static void ** __cudaRegisterFatBinary_unavailable(void *a0)
 }
 static void ** __cudaRegisterFatBinary_resolve(void *a0);
 static _Atomic(__cudaRegisterFatBinary_fn) __cudaRegisterFatBinary_slot = __cudaRegisterFatBinary_resolve;
-CUDASTUB_EXPORT void ** __cudaRegisterFatBinary(void *a0)
+void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *a0)
 {
 	return atomic_load_explicit(&__cudaRegisterFatBinary_slot, memory_order_acquire)(a0);
 }
@@ -733,7 +733,7 @@ static void __cudaRegisterFatBinaryEnd_unavailable(void **a0)
 }
 static void __cudaRegisterFatBinaryEnd_resolve(void **a0);
 static _Atomic(__cudaRegisterFatBinaryEnd_fn) __cudaRegisterFatBinaryEnd_slot = __cudaRegisterFatBinaryEnd_resolve;
-CUDASTUB_EXPORT void __cudaRegisterFatBinaryEnd(void **a0)
+void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **a0)
 {
 	atomic_load_explicit(&__cudaRegisterFatBinaryEnd_slot, memory_order_acquire)(a0);
 }
@@ -763,41 +763,9 @@ static void __cudaRegisterFunction_unavailable(void **a0, const char *a1, char *
 	(void)a8;
 	(void)a9;
 }
-#if defined(__x86_64__)
-extern char cudastub_cudart_resolve___cudaRegisterFunction[] CUDASTUB_HIDDEN;
-CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterFunction = cudastub_cudart_resolve___cudaRegisterFunction;
-CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterFunction(void);
-void *cudastub_cudart_bind___cudaRegisterFunction(void)
-{
-	__cudaRegisterFunction_fn fn = (__cudaRegisterFunction_fn)cudastub_loader_bind(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F___cudaRegisterFunction]);
-
-	if (!fn)
-		fn = __cudaRegisterFunction_unavailable;
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterFunction, (void *)fn, memory_order_release);
-	return (void *)fn;
-}
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl __cudaRegisterFunction\n"
-	"	.type __cudaRegisterFunction, @function\n"
-	"__cudaRegisterFunction:\n"
-	"	jmp *cudastub_cudart_slot___cudaRegisterFunction(%rip)\n"
-	"	.size __cudaRegisterFunction, .-__cudaRegisterFunction\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve___cudaRegisterFunction\n"
-	"	.type cudastub_cudart_resolve___cudaRegisterFunction, @function\n"
-	"cudastub_cudart_resolve___cudaRegisterFunction:\n"
-	"	lea cudastub_cudart_bind___cudaRegisterFunction(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve___cudaRegisterFunction, .-cudastub_cudart_resolve___cudaRegisterFunction\n"
-	"	.popsection\n"
-);
-#else
 static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
 static _Atomic(__cudaRegisterFunction_fn) __cudaRegisterFunction_slot = __cudaRegisterFunction_resolve;
-CUDASTUB_EXPORT void __cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
+void cudastub_cudart_forward___cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
 {
 	atomic_load_explicit(&__cudaRegisterFunction_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
@@ -811,7 +779,6 @@ static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, 
 	atomic_store_explicit(&__cudaRegisterFunction_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
-#endif
 
 /* __cudaRegisterManagedVar */
 typedef void (*__cudaRegisterManagedVar_fn)(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
@@ -826,41 +793,9 @@ static void __cudaRegisterManagedVar_unavailable(void **a0, void **a1, char *a2,
 	(void)a6;
 	(void)a7;
 }
-#if defined(__x86_64__)
-extern char cudastub_cudart_resolve___cudaRegisterManagedVar[] CUDASTUB_HIDDEN;
-CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterManagedVar = cudastub_cudart_resolve___cudaRegisterManagedVar;
-CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterManagedVar(void);
-void *cudastub_cudart_bind___cudaRegisterManagedVar(void)
-{
-	__cudaRegisterManagedVar_fn fn = (__cudaRegisterManagedVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F___cudaRegisterManagedVar]);
-
-	if (!fn)
-		fn = __cudaRegisterManagedVar_unavailable;
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterManagedVar, (void *)fn, memory_order_release);
-	return (void *)fn;
-}
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl __cudaRegisterManagedVar\n"
-	"	.type __cudaRegisterManagedVar, @function\n"
-	"__cudaRegisterManagedVar:\n"
-	"	jmp *cudastub_cudart_slot___cudaRegisterManagedVar(%rip)\n"
-	"	.size __cudaRegisterManagedVar, .-__cudaRegisterManagedVar\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve___cudaRegisterManagedVar\n"
-	"	.type cudastub_cudart_resolve___cudaRegisterManagedVar, @function\n"
-	"cudastub_cudart_resolve___cudaRegisterManagedVar:\n"
-	"	lea cudastub_cudart_bind___cudaRegisterManagedVar(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve___cudaRegisterManagedVar, .-cudastub_cudart_resolve___cudaRegisterManagedVar\n"
-	"	.popsection\n"
-);
-#else
 static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
 static _Atomic(__cudaRegisterManagedVar_fn) __cudaRegisterManagedVar_slot = __cudaRegisterManagedVar_resolve;
-CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+void cudastub_cudart_forward___cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	atomic_load_explicit(&__cudaRegisterManagedVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
 }
@@ -874,7 +809,6 @@ static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, con
 	atomic_store_explicit(&__cudaRegisterManagedVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
-#endif
 
 /* __cudaRegisterVar */
 typedef void (*__cudaRegisterVar_fn)(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
@@ -889,41 +823,9 @@ static void __cudaRegisterVar_unavailable(void **a0, char *a1, char *a2, const c
 	(void)a6;
 	(void)a7;
 }
-#if defined(__x86_64__)
-extern char cudastub_cudart_resolve___cudaRegisterVar[] CUDASTUB_HIDDEN;
-CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterVar = cudastub_cudart_resolve___cudaRegisterVar;
-CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterVar(void);
-void *cudastub_cudart_bind___cudaRegisterVar(void)
-{
-	__cudaRegisterVar_fn fn = (__cudaRegisterVar_fn)cudastub_loader_bind(&cudastub_cudart_library,
-						&cudastub_cudart_functions[F___cudaRegisterVar]);
-
-	if (!fn)
-		fn = __cudaRegisterVar_unavailable;
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterVar, (void *)fn, memory_order_release);
-	return (void *)fn;
-}
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl __cudaRegisterVar\n"
-	"	.type __cudaRegisterVar, @function\n"
-	"__cudaRegisterVar:\n"
-	"	jmp *cudastub_cudart_slot___cudaRegisterVar(%rip)\n"
-	"	.size __cudaRegisterVar, .-__cudaRegisterVar\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve___cudaRegisterVar\n"
-	"	.type cudastub_cudart_resolve___cudaRegisterVar, @function\n"
-	"cudastub_cudart_resolve___cudaRegisterVar:\n"
-	"	lea cudastub_cudart_bind___cudaRegisterVar(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve___cudaRegisterVar, .-cudastub_cudart_resolve___cudaRegisterVar\n"
-	"	.popsection\n"
-);
-#else
 static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
 static _Atomic(__cudaRegisterVar_fn) __cudaRegisterVar_slot = __cudaRegisterVar_resolve;
-CUDASTUB_EXPORT void __cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+void cudastub_cudart_forward___cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
 {
 	atomic_load_explicit(&__cudaRegisterVar_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7);
 }
@@ -937,7 +839,6 @@ static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char 
 	atomic_store_explicit(&__cudaRegisterVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
-#endif
 
 /* __cudaUnregisterFatBinary */
 typedef void (*__cudaUnregisterFatBinary_fn)(void **a0);
@@ -947,7 +848,7 @@ static void __cudaUnregisterFatBinary_unavailable(void **a0)
 }
 static void __cudaUnregisterFatBinary_resolve(void **a0);
 static _Atomic(__cudaUnregisterFatBinary_fn) __cudaUnregisterFatBinary_slot = __cudaUnregisterFatBinary_resolve;
-CUDASTUB_EXPORT void __cudaUnregisterFatBinary(void **a0)
+void cudastub_cudart_forward___cudaUnregisterFatBinary(void **a0)
 {
 	atomic_load_explicit(&__cudaUnregisterFatBinary_slot, memory_order_acquire)(a0);
 }

@@ -1,0 +1,212 @@
+/*
+ * Searches and fork(): a child must not inherit a library the stub is in
+ * the middle of loading. glibc's fork() does not wait for a dlopen in
+ * another thread, and a child forked during one inherits the loader as it
+ * stood:
+ *
+ *   - while the library is being mapped, the loader's state reads "adding"
+ *     (r_debug.r_state == RT_ADD), and the child's own first dlopen stops
+ *     the process ("Inconsistency detected by ld.so: dl-open.c: ...
+ *     RT_CONSISTENT"), exit status 127;
+ *   - once mapped, the state reads consistent again, but the library is
+ *     still being relocated; the child's dlopen of the same file finds it
+ *     loaded and hands it back unrelocated, and the first call into it
+ *     crashes (SIGSEGV).
+ *
+ * Both were seen, in about 1 of 100 runs of eight forks during a 16-thread
+ * first-call storm, on a busy 2-core machine. Waiting for r_state alone
+ * covers the first only. So every dlopen and dlclose the stub makes passes
+ * a gate, and fork() (pthread_atfork) closes it: the prepare handler marks
+ * a fork pending, then waits until no stub call into the loader is in
+ * flight and r_state reads consistent (which also covers other threads'
+ * mapping, if not their relocation), for FORK_WAIT_MS at most. A stub
+ * call that meets a pending fork steps back until the fork is done. The
+ * gate takes no lock, so it adds no lock order.
+ *
+ * The bound matters where a library's constructor (run inside dlopen, so
+ * "in flight") waits for the thread that forks: glibc before 2.36 made
+ * pthread_atfork wait for a fork in progress, so a constructor calling it
+ * held that fork up for the bound, once. None of NVIDIA's libraries the
+ * stubs load calls it while loading (libcuda imports it, and calls it
+ * later). With CUDASTUB_DEBUG=1 a fork that waits out the bound says so.
+ *
+ * Nothing here relies on a child handler: glibc (2.36 on) does not run, in
+ * the child of a fork already under way, the handlers registered during
+ * it, so what a child inherits is told apart by process id instead.
+ *
+ * The handlers are installed (pthread_once, which glibc restarts in a child
+ * forked while it ran) before the first search.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+#define FORK_WAIT_MS 1000
+#define SLOTS	     64
+
+static pthread_once_t installed = PTHREAD_ONCE_INIT;
+/* A stub dlopen/dlclose under way holds a slot, marked with its process
+ * id; a slot marked with another process's id is a parent's, stale in a
+ * forked child. Marks rather than a count, because a handler installed
+ * while another thread forks does not run in that child (glibc 2.36 runs
+ * the child handlers of those whose prepare ran), so no handler can be
+ * relied on to reset what a child inherits. */
+static atomic_int slots[SLOTS];
+/* The forks between prepare and parent: process id in the high half,
+ * count in the low, so that a child never waits for its parent's fork. */
+static atomic_ullong pending;
+/* this thread's own calls in flight, and the process they count in: a
+ * constructor that forks inside a stub dlopen must not wait for itself */
+static _Thread_local int own_calls, own_pid;
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Polls ready() every 100 us until it holds or FORK_WAIT_MS have passed;
+ * returns whether it held. */
+static int wait_until(int (*ready)(void))
+{
+	struct timespec tick = {0, 100000L};
+	long long until = now_ms() + FORK_WAIT_MS;
+
+	while (!ready()) {
+		if (now_ms() >= until)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return 1;
+}
+
+static int calls_in_flight(int me)
+{
+	int n = 0;
+
+	for (int i = 0; i < SLOTS; i++)
+		n += atomic_load(&slots[i]) == me;
+	return n - (own_pid == me ? own_calls : 0);
+}
+
+static int loader_idle(void)
+{
+	return calls_in_flight((int)getpid()) == 0 &&
+	       __atomic_load_n(&_r_debug.r_state, __ATOMIC_ACQUIRE) == RT_CONSISTENT;
+}
+
+static int forks_pending(int me)
+{
+	unsigned long long p = atomic_load(&pending);
+
+	return (int)(p >> 32) == me && (p & 0xffffffffu) != 0;
+}
+
+static int no_fork_pending(void)
+{
+	return !forks_pending((int)getpid());
+}
+
+/* Marks a free (or a parent's) slot with me; -1 when all are taken. */
+static int take_slot(int me)
+{
+	for (int i = 0; i < SLOTS; i++) {
+		int seen = atomic_load(&slots[i]);
+
+		if (seen != me && atomic_compare_exchange_strong(&slots[i], &seen, me))
+			return i;
+	}
+	return -1;
+}
+
+/* Both sides announce themselves before they look at the other (sequential
+ * consistency), so a fork and a stub call never both go ahead unseen. A
+ * call past 64 at once goes unmarked: the gate is then best effort. */
+static int enter(int me)
+{
+	int slot = take_slot(me);
+
+	if (forks_pending(me) && !(own_pid == me && own_calls)) {
+		if (slot >= 0)
+			atomic_store(&slots[slot], 0);
+		wait_until(no_fork_pending);
+		slot = take_slot(me);
+	}
+	if (slot >= 0) {
+		if (own_pid != me)
+			own_pid = me, own_calls = 0;
+		own_calls++;
+	}
+	return slot;
+}
+
+/* Clears the mark unless this is now a child and another thread took the
+ * slot (the mark is then not ours to clear). */
+static void leave(int slot, int me)
+{
+	if (slot < 0)
+		return;
+	if (own_pid == me)
+		own_calls--;
+	atomic_compare_exchange_strong(&slots[slot], &me, 0);
+}
+
+void *cudastub_dlopen(const char *path, int flags)
+{
+	int me = (int)getpid(), slot = enter(me);
+	void *handle = dlopen(path, flags);
+
+	leave(slot, me);
+	return handle;
+}
+
+int cudastub_dlclose(void *handle)
+{
+	int me = (int)getpid(), slot = enter(me);
+	int rc = dlclose(handle);
+
+	leave(slot, me);
+	return rc;
+}
+
+static void fork_prepare(void)
+{
+	unsigned long long me = (unsigned long long)getpid(), seen = atomic_load(&pending), next;
+
+	do /* a count left by a parent's fork is not ours: start again */
+		next = (seen >> 32) == me ? seen + 1 : (me << 32) | 1;
+	while (!atomic_compare_exchange_weak(&pending, &seen, next));
+	if (!wait_until(loader_idle) && cudastub_log_enabled())
+		fprintf(stderr,
+			"cudastub: fork() waited %d ms for a library load in another thread "
+			"(%d in flight, loader %s) and went on; the child may find that "
+			"library half initialised (is a constructor waiting on this fork?)\n",
+			FORK_WAIT_MS, calls_in_flight((int)me),
+			_r_debug.r_state == RT_CONSISTENT ? "consistent" : "mapping");
+}
+
+/* In the child the count is the parent's (another process id): nothing to
+ * undo there, and the child's own slots are whatever it marks anew. */
+static void fork_parent(void)
+{
+	atomic_fetch_sub(&pending, 1);
+}
+
+static void install(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, NULL);
+}
+
+void cudastub_fork_guard_install(void)
+{
+	pthread_once(&installed, install);
+}

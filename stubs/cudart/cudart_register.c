@@ -1,0 +1,139 @@
+/*
+ * The registration entry points nvcc-generated code calls, exported by
+ * hand: until the runtime is live each is recorded (cudart_registry.c) and
+ * loads nothing; afterwards each forwards through its generated slot, with
+ * the stub's module handles mapped to the runtime's.
+ *
+ * __cudaInitModule is where a host access to a __managed__ variable
+ * reaches the runtime (nvcc emits __nv_init_managed_rt() before the first
+ * one): it is a first call that needs the runtime, so it loads and
+ * replays, then forwards with the real handle. The launch entry points
+ * (__cudaPushCallConfiguration, __cudaPopCallConfiguration,
+ * __cudaGetKernel, __cudaLaunchKernel[_ptsz]) take no module handle and are
+ * plain generated forwarders: their first call loads and replays too.
+ */
+#define _GNU_SOURCE
+#include "cudart_registry.h"
+
+/* The handle to forward with, once the runtime is loaded (or known to be
+ * missing, when the forwarder's fallback ignores it). */
+static void **forward_handle(void **handle)
+{
+	cudastub_loader_load(&cudastub_cudart_library);
+	return cudart_registry_real_handle(handle);
+}
+
+CUDASTUB_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
+{
+	void **handle = cudart_registry_add_module(fatCubin);
+
+	return handle ? handle : cudastub_cudart_forward___cudaRegisterFatBinary(fatCubin);
+}
+
+CUDASTUB_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
+{
+	struct cudart_record r = {.kind = CUDART_RECORD_FAT_BINARY_END, .handle = fatCubinHandle};
+
+	if (!cudart_registry_record(&r))
+		cudastub_cudart_forward___cudaRegisterFatBinaryEnd(forward_handle(fatCubinHandle));
+}
+
+CUDASTUB_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+	void **real;
+
+	if (!cudart_registry_unregister(fatCubinHandle, &real))
+		cudastub_cudart_forward___cudaUnregisterFatBinary(real);
+}
+
+CUDASTUB_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
+					    char *deviceFun, const char *deviceName,
+					    int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim,
+					    dim3 *gDim, int *wSize)
+{
+	struct cudart_record r = {
+		.kind = CUDART_RECORD_FUNCTION,
+		.handle = fatCubinHandle,
+		.u.function = {hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim,
+			       wSize},
+	};
+
+	if (!cudart_registry_record(&r))
+		cudastub_cudart_forward___cudaRegisterFunction(
+			forward_handle(fatCubinHandle), hostFun, deviceFun, deviceName,
+			thread_limit, tid, bid, bDim, gDim, wSize);
+}
+
+CUDASTUB_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
+				       const char *deviceName, int ext, size_t size, int constant,
+				       int global)
+{
+	struct cudart_record r = {
+		.kind = CUDART_RECORD_VAR,
+		.handle = fatCubinHandle,
+		.u.var = {hostVar, deviceAddress, deviceName, ext, constant, global, size},
+	};
+
+	if (!cudart_registry_record(&r))
+		cudastub_cudart_forward___cudaRegisterVar(forward_handle(fatCubinHandle), hostVar,
+							  deviceAddress, deviceName, ext, size,
+							  constant, global);
+}
+
+CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
+					      char *deviceAddress, const char *deviceName, int ext,
+					      size_t size, int constant, int global)
+{
+	struct cudart_record r = {
+		.kind = CUDART_RECORD_MANAGED_VAR,
+		.handle = fatCubinHandle,
+		.u.var = {hostVarPtrAddress, deviceAddress, deviceName, ext, constant, global,
+			  size},
+	};
+
+	if (!cudart_registry_record(&r))
+		cudastub_cudart_forward___cudaRegisterManagedVar(
+			forward_handle(fatCubinHandle), hostVarPtrAddress, deviceAddress,
+			deviceName, ext, size, constant, global);
+}
+
+CUDASTUB_EXPORT char __cudaInitModule(void **fatCubinHandle)
+{
+	return cudastub_cudart_forward___cudaInitModule(forward_handle(fatCubinHandle));
+}
+
+#if CUDART_VERSION < 12000
+CUDASTUB_EXPORT void __cudaRegisterTexture(void **fatCubinHandle,
+					   const struct textureReference *hostVar,
+					   const void **deviceAddress, const char *deviceName,
+					   int dim, int norm, int ext)
+{
+	struct cudart_record r = {
+		.kind = CUDART_RECORD_TEXTURE,
+		.handle = fatCubinHandle,
+		.u.ref = {hostVar, deviceAddress, deviceName, dim, norm, ext},
+	};
+
+	if (!cudart_registry_record(&r))
+		cudastub_cudart_forward___cudaRegisterTexture(forward_handle(fatCubinHandle),
+							      hostVar, deviceAddress, deviceName,
+							      dim, norm, ext);
+}
+
+CUDASTUB_EXPORT void __cudaRegisterSurface(void **fatCubinHandle,
+					   const struct surfaceReference *hostVar,
+					   const void **deviceAddress, const char *deviceName,
+					   int dim, int ext)
+{
+	struct cudart_record r = {
+		.kind = CUDART_RECORD_SURFACE,
+		.handle = fatCubinHandle,
+		.u.ref = {hostVar, deviceAddress, deviceName, dim, 0, ext},
+	};
+
+	if (!cudart_registry_record(&r))
+		cudastub_cudart_forward___cudaRegisterSurface(forward_handle(fatCubinHandle),
+							      hostVar, deviceAddress, deviceName,
+							      dim, ext);
+}
+#endif

@@ -1,0 +1,417 @@
+/*
+ * Deferred kernel registration, so that nvcc-built programs stay lazy.
+ *
+ * Every nvcc-built program and library registers its kernels and variables
+ * from a constructor: __cudaRegisterFatBinary, then __cudaRegisterFunction,
+ * __cudaRegisterVar, ... for that module, then __cudaRegisterFatBinaryEnd.
+ * Forwarding those would load the runtime (and the driver) before main. So
+ * until the runtime is live they are recorded here, and the program gets a
+ * handle of the stub's own for each module.
+ *
+ * Invariants:
+ *   1. Records keep the order of every call, across modules, and hold the
+ *      program's pointers only (fat binary wrapper, host stubs, variables,
+ *      names): nothing the program owns is copied.
+ *   2. A stub handle is its module record's address with bit 0 set. The
+ *      runtime's own handles are allocated pointers, so bit 0 tells them
+ *      apart without reading memory that is not ours; the magic confirms.
+ *   3. "Live" is set once, under the lock, right after the last record has
+ *      been replayed. Before it, every registration call is recorded; after
+ *      it, every one is forwarded (stub handles mapped to real ones). A
+ *      call therefore never sees a half-replayed state, and no record is
+ *      replayed twice or missed.
+ *   4. The replay runs from the loader's after_load hook, which every path
+ *      that loads the runtime passes before anything is forwarded: an API
+ *      call, a launch entry point, __cudaInitModule (a host access to a
+ *      __managed__ variable), cudastub_cudart_load(). It runs once; threads
+ *      that need the runtime meanwhile wait for it on the lock.
+ *   5. The lock is never held across the dynamic loader: the real entry
+ *      points are looked up (dlsym) before it is taken. While holding it
+ *      the replay only calls the runtime's registration functions, which
+ *      take no loader lock (glibc's) either, so a thread that waits here
+ *      inside a library constructor (holding the loader lock) always wakes.
+ *   6. A module unregistered before it was ever replayed (a plugin closed,
+ *      or exit with no CUDA call) is dropped with its records and loads
+ *      nothing. Once live, unregistration forwards the real handle.
+ *   7. fork: the lock is taken around fork() (pthread_atfork, installed
+ *      before the lock is first used), waiting at most a second, so a
+ *      child inherits it neither held nor a replay half done; if the wait
+ *      runs out the child gets a fresh lock. A child forked before the
+ *      load records, loads and replays on its own. The lock also notes
+ *      the process it belongs to: glibc (2.36 on) skips, in the child of
+ *      a fork already under way, the handlers installed during it, and a
+ *      child that finds the lock its parent's makes it fresh first.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cudart_registry.h"
+
+#define MODULE_MAGIC 0x63756473746d6f64ull /* "cudstmod" */
+
+/* One registered fat binary. Its address, tagged, is the stub handle. */
+struct module {
+	unsigned long long magic;
+	void *fat_binary;
+	void **real;		    /* the runtime's handle, once replayed */
+	int released;		    /* unregistered before the replay */
+	unsigned records;	    /* records in the log that name it */
+	struct module *prev, *next; /* every live module, for reachability */
+	struct module *next_free;   /* compaction's free list */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	atomic_int live; /* invariant 3 */
+	struct cudart_record *log;
+	size_t count, capacity, dead; /* dead: records of released modules */
+	struct module *modules;
+} registry = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
+/* the thread whose fork() holds the lock, or 0: a child that re-ran the
+ * install (fork() cut pthread_once short) may have the handlers twice */
+static _Atomic(pthread_t) forking;
+
+/* Waits for the lock, at most a second: a replay holds it while calling
+ * into the runtime, whose own fork handlers may already hold the runtime's
+ * locks (they run before ours), and waiting for ever would deadlock. */
+static void fork_prepare(void)
+{
+	struct timespec until;
+
+	if (pthread_equal(atomic_load(&forking), pthread_self()))
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1;
+	if (pthread_mutex_timedlock(&registry.lock, &until) == 0)
+		atomic_store(&forking, pthread_self());
+}
+
+static void fork_parent(void)
+{
+	if (!pthread_equal(atomic_load(&forking), pthread_self()))
+		return;
+	atomic_store(&forking, (pthread_t)0);
+	pthread_mutex_unlock(&registry.lock);
+}
+
+/* A child whose fork could not wait gets a fresh lock; the records are
+ * whole (appends finish before the lock is let go), and a replay cut short
+ * is done again by the child's first call. */
+static void fork_child(void)
+{
+	if (pthread_equal(atomic_load(&forking), pthread_self())) {
+		atomic_store(&forking, (pthread_t)0);
+		pthread_mutex_unlock(&registry.lock);
+	} else {
+		pthread_mutex_init(&registry.lock, NULL);
+	}
+}
+
+/* the process the lock belongs to; 0 while a child makes it fresh */
+static atomic_int lock_pid;
+
+static void install_fork_guard(void)
+{
+	atomic_store(&lock_pid, (int)getpid());
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* The lock as a parent left it is not this child's (see invariant 7). One
+ * thread makes it fresh; any other waits, as it would on the lock. */
+static void own_the_lock(int me)
+{
+	int seen = atomic_load(&lock_pid);
+
+	while (seen != me) {
+		if (seen != 0 && atomic_compare_exchange_weak(&lock_pid, &seen, 0)) {
+			pthread_mutex_init(&registry.lock, NULL);
+			atomic_store(&lock_pid, me);
+			return;
+		}
+		sched_yield();
+		seen = atomic_load(&lock_pid);
+	}
+}
+
+static void registry_lock(void)
+{
+	/* pthread_once restarts in a child an install cut short by fork() */
+	pthread_once(&fork_guard_once, install_fork_guard);
+	own_the_lock((int)getpid());
+	pthread_mutex_lock(&registry.lock);
+}
+
+static int is_live(void)
+{
+	return atomic_load_explicit(&registry.live, memory_order_acquire);
+}
+
+static void **handle_of(struct module *m)
+{
+	return (void **)((uintptr_t)m | 1u);
+}
+
+/* The module behind a stub handle, or NULL for any other handle. */
+static struct module *module_of(void **handle)
+{
+	struct module *m;
+
+	if (!((uintptr_t)handle & 1u))
+		return NULL;
+	m = (struct module *)((uintptr_t)handle & ~(uintptr_t)1u);
+	return m->magic == MODULE_MAGIC ? m : NULL;
+}
+
+static void unlink_module(struct module *m)
+{
+	if (m->prev)
+		m->prev->next = m->next;
+	else
+		registry.modules = m->next;
+	if (m->next)
+		m->next->prev = m->prev;
+}
+
+static int append(const struct cudart_record *record)
+{
+	if (registry.count == registry.capacity) {
+		size_t capacity = registry.capacity ? registry.capacity * 2 : 64;
+		struct cudart_record *log = realloc(registry.log, capacity * sizeof *log);
+
+		if (!log)
+			return 0;
+		registry.log = log;
+		registry.capacity = capacity;
+	}
+	registry.log[registry.count++] = *record;
+	return 1;
+}
+
+void **cudart_registry_add_module(void *fat_binary)
+{
+	struct cudart_record record = {.kind = CUDART_RECORD_FAT_BINARY};
+	struct module *m;
+
+	if (is_live())
+		return NULL;
+	m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL; /* forwarding is the only thing left to try */
+	m->magic = MODULE_MAGIC;
+	m->fat_binary = fat_binary;
+	m->records = 1;
+	record.handle = handle_of(m);
+	record.u.fat_binary = fat_binary;
+	registry_lock();
+	if (registry.live || !append(&record)) {
+		pthread_mutex_unlock(&registry.lock);
+		free(m);
+		return NULL;
+	}
+	m->next = registry.modules;
+	if (m->next)
+		m->next->prev = m;
+	registry.modules = m;
+	pthread_mutex_unlock(&registry.lock);
+	return handle_of(m);
+}
+
+int cudart_registry_record(const struct cudart_record *record)
+{
+	struct module *m = module_of(record->handle);
+	int recorded = 0;
+
+	if (is_live())
+		return 0;
+	registry_lock();
+	/* A handle that is not the stub's came from the runtime, which is then
+	 * live: forwarding is right for it. A call on a module already
+	 * unregistered is dropped, as it would load the runtime for nothing. */
+	if (!registry.live && m) {
+		if (m->released) {
+			recorded = 1;
+		} else if (append(record)) {
+			m->records++;
+			recorded = 1;
+		}
+	}
+	pthread_mutex_unlock(&registry.lock);
+	return recorded;
+}
+
+void **cudart_registry_real_handle(void **handle)
+{
+	struct module *m = module_of(handle);
+
+	if (!m)
+		return handle;
+	return is_live() ? m->real : NULL;
+}
+
+/* Drops the records of released modules and frees those modules, once
+ * they make up half the log: unregistration stays O(1) amortised. */
+static void compact(void)
+{
+	struct module *to_free = NULL;
+	size_t i, kept = 0;
+
+	for (i = 0; i < registry.count; i++) {
+		struct cudart_record *r = &registry.log[i];
+		struct module *m = module_of(r->handle);
+
+		if (!m->released) {
+			registry.log[kept++] = *r;
+		} else if (r->kind == CUDART_RECORD_FAT_BINARY) {
+			m->next_free = to_free;
+			to_free = m;
+		}
+	}
+	registry.count = kept;
+	registry.dead = 0;
+	while (to_free) {
+		struct module *next = to_free->next_free;
+
+		to_free->magic = 0;
+		free(to_free);
+		to_free = next;
+	}
+	if (!kept) {
+		free(registry.log);
+		registry.log = NULL;
+		registry.capacity = 0;
+	}
+}
+
+int cudart_registry_unregister(void **handle, void ***real)
+{
+	struct module *m = module_of(handle);
+
+	*real = handle;
+	if (!m)
+		return 0;
+	registry_lock();
+	if (!registry.live) {
+		m->released = 1; /* freed with its records, by compact() */
+		registry.dead += m->records;
+		unlink_module(m);
+		if (registry.dead * 2 >= registry.count)
+			compact();
+		pthread_mutex_unlock(&registry.lock);
+		return 1;
+	}
+	*real = m->real;
+	unlink_module(m);
+	m->magic = 0;
+	pthread_mutex_unlock(&registry.lock);
+	free(m);
+	return 0;
+}
+
+/* The real runtime's registration entry points. */
+struct real_entry_points {
+	void **(*fat_binary)(void *);
+	void (*fat_binary_end)(void **);
+	void (*function)(void **, const char *, char *, const char *, int, uint3 *, uint3 *, dim3 *,
+			 dim3 *, int *);
+	void (*var)(void **, char *, char *, const char *, int, size_t, int, int);
+	void (*managed_var)(void **, void **, char *, const char *, int, size_t, int, int);
+	void (*texture)(void **, const void *, const void **, const char *, int, int, int);
+	void (*surface)(void **, const void *, const void **, const char *, int, int);
+};
+
+static void look_up(struct real_entry_points *real, void *runtime)
+{
+	*(void **)&real->fat_binary = dlsym(runtime, "__cudaRegisterFatBinary");
+	*(void **)&real->fat_binary_end = dlsym(runtime, "__cudaRegisterFatBinaryEnd");
+	*(void **)&real->function = dlsym(runtime, "__cudaRegisterFunction");
+	*(void **)&real->var = dlsym(runtime, "__cudaRegisterVar");
+	*(void **)&real->managed_var = dlsym(runtime, "__cudaRegisterManagedVar");
+	*(void **)&real->texture = dlsym(runtime, "__cudaRegisterTexture");
+	*(void **)&real->surface = dlsym(runtime, "__cudaRegisterSurface");
+}
+
+/* One record against the runtime. A module the runtime refused (or whose
+ * entry point is missing) keeps a NULL real handle, and its later records
+ * are skipped rather than handed NULL. */
+static void replay_one(const struct real_entry_points *real, const struct cudart_record *r)
+{
+	struct module *m = module_of(r->handle);
+
+	if (r->kind == CUDART_RECORD_FAT_BINARY) {
+		m->real = real->fat_binary ? real->fat_binary(r->u.fat_binary) : NULL;
+		return;
+	}
+	if (!m->real)
+		return;
+	switch (r->kind) {
+	case CUDART_RECORD_FAT_BINARY: break;
+	case CUDART_RECORD_FAT_BINARY_END:
+		if (real->fat_binary_end)
+			real->fat_binary_end(m->real);
+		break;
+	case CUDART_RECORD_FUNCTION:
+		if (real->function)
+			real->function(m->real, r->u.function.host_fun, r->u.function.device_fun,
+				       r->u.function.device_name, r->u.function.thread_limit,
+				       r->u.function.tid, r->u.function.bid,
+				       r->u.function.block_dim, r->u.function.grid_dim,
+				       r->u.function.warp_size);
+		break;
+	case CUDART_RECORD_VAR:
+		if (real->var)
+			real->var(m->real, r->u.var.host_var, r->u.var.device_address,
+				  r->u.var.device_name, r->u.var.ext, r->u.var.size,
+				  r->u.var.constant, r->u.var.global);
+		break;
+	case CUDART_RECORD_MANAGED_VAR:
+		if (real->managed_var)
+			real->managed_var(m->real, r->u.var.host_var, r->u.var.device_address,
+					  r->u.var.device_name, r->u.var.ext, r->u.var.size,
+					  r->u.var.constant, r->u.var.global);
+		break;
+	case CUDART_RECORD_TEXTURE:
+		if (real->texture)
+			real->texture(m->real, r->u.ref.host_var, r->u.ref.device_address,
+				      r->u.ref.device_name, r->u.ref.dim, r->u.ref.norm,
+				      r->u.ref.ext);
+		break;
+	case CUDART_RECORD_SURFACE:
+		if (real->surface)
+			real->surface(m->real, r->u.ref.host_var, r->u.ref.device_address,
+				      r->u.ref.device_name, r->u.ref.dim, r->u.ref.ext);
+		break;
+	}
+}
+
+void cudart_registry_replay(struct cudastub_library *lib)
+{
+	struct real_entry_points real;
+	size_t i, replayed;
+
+	if (is_live())
+		return;
+	look_up(&real, cudastub_loader_handle(lib)); /* invariant 5: before the lock */
+	registry_lock();
+	if (!registry.live) {
+		compact(); /* released modules are not replayed */
+		for (i = 0; i < registry.count; i++)
+			replay_one(&real, &registry.log[i]);
+		replayed = registry.count;
+		free(registry.log);
+		registry.log = NULL;
+		registry.count = registry.capacity = 0;
+		atomic_store_explicit(&registry.live, 1, memory_order_release);
+		cudastub_log_debug(lib, "replayed %zu deferred registration calls", replayed);
+	}
+	pthread_mutex_unlock(&registry.lock);
+}
