@@ -1,12 +1,29 @@
-# find_package(cudastub) support: cudastub::nvrtc (and the other stubs as
-# they are added) for code that links a stub where it linked CUDA.
+# What `cmake --install` adds for consumers: the CMake package
+# (find_package(cudastub CONFIG): cudastub::cudart, cudastub::nvrtc,
+# cudastub::cuda_driver, cudastub_link()) and one pkg-config file a stub
+# (cudastub-cudart.pc, cudastub-nvrtc.pc, cudastub-cuda.pc).
 include(CMakePackageConfigHelpers)
-install(EXPORT cudastubTargets NAMESPACE cudastub:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cudastub)
+set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/cudastub)
+install(EXPORT cudastubTargets NAMESPACE cudastub:: DESTINATION ${package_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/cudastubConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cudastubConfig.cmake
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cudastub)
+  INSTALL_DESTINATION ${package_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cudastubConfigVersion.cmake
   COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/cudastubConfig.cmake
   ${PROJECT_BINARY_DIR}/cudastubConfigVersion.cmake
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cudastub)
+  ${PROJECT_SOURCE_DIR}/cmake/CudastubLink.cmake
+  DESTINATION ${package_dir})
+
+# pkg-config: the headers' folder is recorded, as in the CMake package; the
+# prefix is found from the .pc file's own place, wherever it is installed
+file(RELATIVE_PATH pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+foreach(stub cudart nvrtc cuda)
+  if(TARGET ${stub}_stub)
+    set(pc_stub ${stub})
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/cudastub.pc.in
+      ${PROJECT_BINARY_DIR}/pkgconfig/cudastub-${stub}.pc @ONLY)
+    install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/cudastub-${stub}.pc
+      DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  endif()
+endforeach()

@@ -1,21 +1,26 @@
 # cudastub_add_stub(<lib> ALIAS <alias> SHIM_SONAME <soname> SOURCES ...
-#                   [INCLUDE_DIRS ...] [SHIM_NO_VERSION_NODE])
+#                   [INCLUDE_DIRS ...] [SHIM_NO_VERSION_NODE] [SHIM_DIR dir])
 #
 # Builds lib<lib>_stub.so (target <lib>_stub, alias cudastub::<alias>) from
 # the shared loader, the hand-written sources and the generated wrappers of
-# the build headers' major. With CUDASTUB_BUILD_SHIMS, also builds the same
-# code as shim/<soname>, whose symbols carry the real library's version node
-# so that binaries linked against NVIDIA's library resolve against it.
+# the build headers' major. Its symbols carry the version node of the real
+# library of that ABI (<soname>, unless SHIM_NO_VERSION_NODE: the driver has
+# none), so a binary linked against NVIDIA's library and patched to the stub
+# finds every versioned reference defined. With CUDASTUB_BUILD_SHIMS, also
+# builds the same code as <SHIM_DIR>/<soname> (default shim/): NVIDIA's
+# SONAME and version node, for binaries that load it in NVIDIA's place.
 #
 # cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir
-#                           [SONAME soname] OUTPUT_DIR dir)
+#                           [SONAME soname | VERSION_NODE node] OUTPUT_DIR dir)
 #
 # The same stub compiled against another major's headers (the tests build
 # the 11.8 and 12.4 ABIs this way, from the fetched headers). With SONAME it
-# is a shim: that file name, SONAME and version node.
+# is a shim: that file name, SONAME and version node; VERSION_NODE gives a
+# link-target stub its real library's version node.
 
 function(cudastub_add_stub_for_abi target lib)
-  cmake_parse_arguments(ARG "NO_VERSION_NODE" "MAJOR;MINOR;INCLUDE_DIR;SONAME;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_VERSION_NODE"
+    "MAJOR;MINOR;INCLUDE_DIR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
   get_property(sources GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
   get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
@@ -29,7 +34,9 @@ function(cudastub_add_stub_for_abi target lib)
   list(APPEND symbols cudastub_${lib}_info cudastub_${lib}_load)
   list(JOIN symbols ";\n    " exported)
   set(node "")
-  if(ARG_SONAME AND NOT ARG_NO_VERSION_NODE)
+  if(ARG_VERSION_NODE)
+    set(node "${ARG_VERSION_NODE} ")
+  elseif(ARG_SONAME AND NOT ARG_NO_VERSION_NODE)
     set(node "${ARG_SONAME} ")
   endif()
   set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
@@ -70,7 +77,15 @@ function(cudastub_add_stub_for_abi target lib)
 endfunction()
 
 function(cudastub_add_stub lib)
-  cmake_parse_arguments(ARG "SHIM_NO_VERSION_NODE" "ALIAS;SHIM_SONAME" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(ARG "SHIM_NO_VERSION_NODE" "ALIAS;SHIM_SONAME;SHIM_DIR"
+    "SOURCES;INCLUDE_DIRS" ${ARGN})
+  if(NOT ARG_SHIM_DIR)
+    set(ARG_SHIM_DIR shim)
+  endif()
+  set(version_node)
+  if(NOT ARG_SHIM_NO_VERSION_NODE)
+    set(version_node VERSION_NODE ${ARG_SHIM_SONAME})
+  endif()
   list(TRANSFORM ARG_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES ${ARG_INCLUDE_DIRS})
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES ${ARG_SOURCES})
@@ -78,8 +93,13 @@ function(cudastub_add_stub lib)
 
   cudastub_add_stub_for_abi(${lib}_stub ${lib}
     MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
-    INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} OUTPUT_NAME ${lib}_stub)
+    INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} OUTPUT_NAME ${lib}_stub ${version_node})
   add_library(cudastub::${ARG_ALIAS} ALIAS ${lib}_stub)
+  # cudastub::<alias> once installed too; the headers it was built with go
+  # to its users (installed, cudastubConfig.cmake finds them again)
+  set_target_properties(${lib}_stub PROPERTIES EXPORT_NAME ${ARG_ALIAS})
+  target_include_directories(${lib}_stub SYSTEM INTERFACE
+    $<BUILD_INTERFACE:${CUDASTUB_CUDA_INCLUDE_DIR}>)
   install(TARGETS ${lib}_stub EXPORT cudastubTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
@@ -91,7 +111,8 @@ function(cudastub_add_stub lib)
     cudastub_add_stub_for_abi(${lib}_shim ${lib} ${no_node}
       MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
       INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} SONAME ${ARG_SHIM_SONAME}
-      OUTPUT_DIR ${PROJECT_BINARY_DIR}/shim)
-    install(TARGETS ${lib}_shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/shim)
+      OUTPUT_DIR ${PROJECT_BINARY_DIR}/${ARG_SHIM_DIR})
+    install(TARGETS ${lib}_shim
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
   endif()
 endfunction()

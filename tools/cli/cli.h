@@ -7,6 +7,7 @@
  *   info_json.c   the report as JSON for programs
  *   table.c       column-aligned text tables
  *   json.c        the JSON writer; json_string.c its string escaping
+ *   patch.c       the patch command; patchelf.c what it asks of patchelf
  */
 #ifndef CUDASTUB_CLI_H
 #define CUDASTUB_CLI_H

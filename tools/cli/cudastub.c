@@ -2,12 +2,14 @@
  * cudastub: the command-line tool of the cudastub stubs.
  *
  *   cudastub info [--json]   what each stub loads, from where, and why
+ *   cudastub patch PATH...   point built ELF files at the stubs (patch.c)
  *   cudastub --help | --version
  *
  * Exit status: 0 on success (a report that found nothing included), 1 when
  * the output could not be written, 2 on a usage error.
  */
 #include "cli.h"
+#include "patch.h"
 
 #include <string.h>
 
@@ -19,6 +21,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"info", cli_info, "report what each stub loads, from where, and what it tried"},
+	{"patch", cli_patch, "point built ELF files at the stubs instead of NVIDIA's libraries"},
 	{NULL, NULL, NULL},
 };
 

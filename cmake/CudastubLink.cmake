@@ -1,0 +1,52 @@
+# cudastub_link(<target> [STUB_DIR <dir>])
+#
+# Makes an existing target use the cudastub stubs where it used NVIDIA's
+# libraries: each of CUDA::cudart, CUDA::cudart_static, CUDA::nvrtc and
+# CUDA::cuda_driver among its link libraries (and those it passes on) is
+# replaced by cudastub::cudart, cudastub::nvrtc or cudastub::cuda_driver.
+# A CUDA-language target gets CUDA_RUNTIME_LIBRARY None, so nvcc links
+# neither its static runtime nor -lcudart. The installed target finds the
+# stubs through an $ORIGIN-relative RUNPATH: STUB_DIR is where they are
+# installed relative to the target ("." beside it, the default; "../lib").
+#
+# Available after find_package(cudastub), add_subdirectory() or
+# FetchContent of cudastub.
+function(cudastub_link target)
+  cmake_parse_arguments(ARG "" "STUB_DIR" "" ${ARGN})
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "cudastub_link: no target named ${target}")
+  endif()
+  if(NOT ARG_STUB_DIR)
+    set(ARG_STUB_DIR .)
+  endif()
+  set(nvidia CUDA::cudart CUDA::cudart_static CUDA::nvrtc CUDA::cuda_driver)
+  set(stubs cudastub::cudart cudastub::cudart cudastub::nvrtc cudastub::cuda_driver)
+  foreach(property LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
+    get_target_property(libs ${target} ${property})
+    if(NOT libs)
+      continue()
+    endif()
+    set(out)
+    foreach(lib IN LISTS libs)
+      list(FIND nvidia "${lib}" at)
+      if(at GREATER_EQUAL 0)
+        list(GET stubs ${at} lib)
+      endif()
+      list(APPEND out "${lib}")
+    endforeach()
+    set_property(TARGET ${target} PROPERTY ${property} "${out}")
+  endforeach()
+  get_target_property(sources ${target} SOURCES)
+  foreach(source IN LISTS sources)
+    if(source MATCHES "\\.cu$")
+      set_property(TARGET ${target} PROPERTY CUDA_RUNTIME_LIBRARY None)
+      break()
+    endif()
+  endforeach()
+  if(ARG_STUB_DIR STREQUAL ".")
+    set(runpath "$ORIGIN")
+  else()
+    set(runpath "$ORIGIN/${ARG_STUB_DIR}")
+  endif()
+  set_property(TARGET ${target} APPEND PROPERTY INSTALL_RPATH "${runpath}")
+endfunction()

