@@ -23,7 +23,7 @@ case "${CI:-}" in true | 1) ci=1 ;; esac
 step() { printf '\n==== %s\n' "$*"; }
 
 step "clang-format: hand-written C"
-find "$src/include" "$src/stubs" "$src/tools" "$src/tests" "$src/bench" \
+find "$src/include" "$src/stubs" "$src/tools" "$src/tests" "$src/bench" "$src/examples" \
   -path '*/generated' -prune -o \( -name '*.c' -o -name '*.h' \) -print0 |
   xargs -0 clang-format --dry-run --Werror
 
@@ -73,7 +73,7 @@ step "ThreadSanitizer: thread tests"
 build tsan -DCUDASTUB_SANITIZE=thread
 # TSan needs the address-space layout ASLR with many random bits breaks;
 # setarch -R turns randomisation off for this run only.
-(cd "$out/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+(cd "$out/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$src/tests/sanitizers/tsan.supp \
   setarch "$(uname -m)" -R ctest --output-on-failure -L threads)
 
 step "all suites passed"

@@ -3,7 +3,7 @@
  *
  *  - nm -D --defined-only of libcuda_stub.so is cuda.symbols plus
  *    cudastub_cuda_info and cudastub_cuda_load, nothing else; the shim
- *    <build>/shim/libcuda.so.1 the same, under SONAME libcuda.so.1 and with
+ *    <build>/shim/driver/libcuda.so.1 the same, under SONAME libcuda.so.1 and with
  *    no symbol versions at all (no VERDEF), as the real driver has none;
  *  - cuda.symbols is exactly the functions of the build's ABI record (every
  *    export has a prototype: the driver stub has no opaque forwarders);
@@ -70,14 +70,14 @@ static void test_shim_exports(void)
 
 	if (!cd_lib_path(shim))
 		return;
-	CU_ASSERT_PTR_NOT_NULL(strstr(shim->path, "/shim/libcuda.so.1"));
-	check_exports(shim->path, "shim/libcuda.so.1");
+	CU_ASSERT_PTR_NOT_NULL(strstr(shim->path, "/shim/driver/libcuda.so.1"));
+	check_exports(shim->path, "shim/driver/libcuda.so.1");
 	CU_ASSERT_EQUAL(ts_names_dynamic(&soname, shim->path, "SONAME"), 0);
 	CU_ASSERT_EQUAL(soname.count, 1);
 	CU_ASSERT(ts_names_has(&soname, "libcuda.so.1"));
 	/* no version node, and so no symbol carries a version */
 	CU_ASSERT_EQUAL(ts_names_dynamic(&verdef, shim->path, "VERDEF"), 0);
-	TS_EXPECT_SAME_NAMES(&none, &verdef, "shim/libcuda.so.1 VERDEF entries");
+	TS_EXPECT_SAME_NAMES(&none, &verdef, "shim/driver/libcuda.so.1 VERDEF entries");
 	ts_names_free(&soname);
 	ts_names_free(&verdef);
 }
@@ -167,7 +167,7 @@ static void register_suites(void)
 		    test_symbols_are_the_record);
 	CU_add_test(s, "libcuda_stub.so exports cuda.symbols and its info entry points",
 		    test_stub_exports);
-	CU_add_test(s, "shim/libcuda.so.1 exports the same, with no symbol versions",
+	CU_add_test(s, "shim/driver/libcuda.so.1 exports the same, with no symbol versions",
 		    test_shim_exports);
 #if defined(__x86_64__)
 	if (!CD_SANITIZE[0]) {

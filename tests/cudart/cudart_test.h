@@ -13,7 +13,7 @@
  *   driver_choice.c    the driver-aware choice of major (real)
  *   no_library_*.c     every export without a runtime (unit)
  *   exports_main.c     the exported set and the wrappers' shape (unit)
- *   nvcc_program.c     an nvcc-built program linked to the stub (e2e)
+ *   registry_*.c       deferred registration and its replay, on the fakes (unit)
  *   cli_driver.c       cudastub info shows the driver and the choice (e2e)
  */
 #ifndef CUDASTUB_CUDART_TEST_H

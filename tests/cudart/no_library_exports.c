@@ -10,7 +10,10 @@
  * What each kind must return without a runtime:
  *   cudaError_t, opaque     cudaErrorStubLibrary (34)
  *   void                    (it returns)
- *   void **                 NULL
+ *   void ** (__cudaRegisterFatBinary)  a module handle of the stub's own:
+ *                           registration is recorded, never forwarded,
+ *                           while no runtime is loaded (it is then
+ *                           unregistered again, which loads nothing)
  *   char, unsigned int      0
  *   const char *            a string (the error-name functions)
  *   struct cudaChannelFormatDesc   zeros, whatever it was asked for
@@ -51,7 +54,7 @@ static int returns_error_code(void *sym)
 }
 
 /* Calls sym as ret says; 1 when the result is the one expected. */
-static int call(void *sym, const char *ret, struct tally *t)
+static int call(void *stub, void *sym, const char *ret, struct tally *t)
 {
 	if (!ret) {
 		t->opaque++;
@@ -76,7 +79,15 @@ static int call(void *sym, const char *ret, struct tally *t)
 		*(void **)&fn = sym;
 		got = fn(ZEROS);
 		t->pointers++;
-		return ret[0] == 'v' ? got == NULL : got != NULL && *(const char *)got;
+		if (ret[0] == 'v') {
+			void (*unregister)(void **);
+
+			*(void **)&unregister = dlsym(stub, "__cudaUnregisterFatBinary");
+			if (got && unregister)
+				unregister(got);
+			return got != NULL && unregister;
+		}
+		return got != NULL && *(const char *)got;
 	}
 	if (!strcmp(ret, "char") || !strcmp(ret, "unsigned int")) {
 		unsigned (*fn)(ARGS);
@@ -126,7 +137,7 @@ int nl_scenario_every_export(void)
 			continue;
 		}
 		fprintf(stderr, "calling %s\n", name);
-		ok = call(sym, ret, &t);
+		ok = call(stub, sym, ret, &t);
 		t.called++;
 		if (ok != 1)
 			wrong(&t, name,

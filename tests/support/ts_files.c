@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -48,4 +49,26 @@ const char *ts_present(const char *path, const char *install)
 	snprintf(why, sizeof why, "%s missing; %s", path, install);
 	ts_unavailable(why);
 	return NULL;
+}
+
+const char *ts_folder_of(const char *path, char *buf, size_t size)
+{
+	char *slash;
+
+	snprintf(buf, size, "%s", path);
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	return buf;
+}
+
+const char *ts_sanitizer_flags(const char *list, const char *prefix, char *buf, size_t size)
+{
+	char names[256], *item, *save = NULL;
+
+	buf[0] = '\0';
+	snprintf(names, sizeof names, "%s", list);
+	for (item = strtok_r(names, ",", &save); item; item = strtok_r(NULL, ",", &save))
+		snprintf(buf + strlen(buf), size - strlen(buf), " %s-fsanitize=%s", prefix, item);
+	return buf;
 }

@@ -19,4 +19,12 @@ int ts_copy_file(const char *from, const char *to);
  * (ts_unavailable: "<path> missing; <install>"). */
 const char *ts_present(const char *path, const char *install);
 
+/* The folder of path (all before its last slash) in buf; buf. */
+const char *ts_folder_of(const char *path, char *buf, size_t size);
+
+/* " <prefix>-fsanitize=<each>" for a sanitizer list ("address,undefined")
+ * in buf: a program that loads a sanitizer build's stub needs that
+ * sanitizer's runtime first, so it is built with the same flags. */
+const char *ts_sanitizer_flags(const char *list, const char *prefix, char *buf, size_t size);
+
 #endif

@@ -1,8 +1,10 @@
 /*
  * Many threads make their first call at the same moment. The fake is slow
  * to load (FAKE_NVRTC_SLOW_MS), which keeps the search open while the
- * others arrive. Exactly one search, one dlopen, one load of the fake, and
- * every thread gets the fake's answer.
+ * others arrive. No thread waits for another's search (loader_load.c): each
+ * that finds nothing published searches on its own, and one outcome is
+ * published. The fake is still loaded once, every thread gets its answer,
+ * and the published record shows one search's own dlopen.
  *
  * Even threads call nvrtcVersion first, odd ones nvrtcGetPTXSize, so two
  * resolvers race the same load.
@@ -97,11 +99,14 @@ static void test_first_call_race(void)
 		CU_ASSERT_EQUAL(c.exit_code, 0);
 		CU_ASSERT_EQUAL(uc_long(&c, "ok_threads"), THREADS);
 		CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
+		long searches = uc_long(&c, "fake_version_calls") - THREADS;
+
 		CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 1);
 		CU_ASSERT_EQUAL(uc_long(&c, "fake_loads"), 1);
-		/* one probe by the loader, then one forwarded call per thread */
-		CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls"), 1 + THREADS);
+		/* one probe per search, then one forwarded call per thread */
+		CU_ASSERT(searches >= 1 && searches <= THREADS);
+		CU_ASSERT(uc_long(&c, "search_runs") >= 1 &&
+			  uc_long(&c, "search_runs") <= searches);
 	}
 }
 

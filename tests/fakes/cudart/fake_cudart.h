@@ -14,6 +14,7 @@
 #define CUDASTUB_FAKE_CUDART_H
 
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
@@ -22,6 +23,15 @@ enum { FAKE_CALL_LOG = 256 };
 extern FAKE_EXPORT const char *fake_cudart_calls[FAKE_CALL_LOG];
 extern FAKE_EXPORT int fake_cudart_call_count;
 void fake_cudart_record(const char *name);
+/* pthread_mutex_lock, which first makes sure a forked child gets every
+ * lock of the fake fresh (fake_cudart_core.c) */
+void fake_lock(pthread_mutex_t *m);
+void fake_cudart_reset_register_locks(void);
+
+/* Registration events and calls, in order, one line each
+ * (fake_cudart_register.c); fake_cudart_record adds "call <name>". */
+enum { FAKE_EVENT_LOG = 512 };
+void fake_cudart_event(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whether name was called since the start, for tests: 1 or 0. */
 FAKE_EXPORT int fake_cudart_was_called(const char *name);

@@ -1,0 +1,203 @@
+/*
+ * cudastub as a packager adopts it with CMake (tests/e2e/consumer): from
+ * the installed package (find_package), through add_subdirectory, and
+ * through FetchContent. Each way builds one program a stub, linking
+ * cudastub::cudart, cudastub::nvrtc or cudastub::cuda_driver, and one
+ * written for CUDA::cudart and CUDA::nvrtc that cudastub_link() swaps;
+ * installs them with the stubs beside them; and runs them from the install
+ * folder (found through $ORIGIN) against the real 11.8, 12.4 and 13.0
+ * runtimes and NVRTCs, and Debian's 550 driver.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "ts_child.h"
+#include "ts_driver.h"
+#include "ts_files.h"
+
+#ifndef E2E_SANITIZE
+#define E2E_SANITIZE ""
+#endif
+
+static char work[PATH_MAX];
+
+/* Runs argv; 1 when it exited 0, else a CUnit failure with its output. */
+static int run_ok(char **argv, const char *what)
+{
+	static struct ts_child c;
+
+	if (ts_run_program(argv, NULL, NULL, &c) == 0 && c.exit_code == 0)
+		return 1;
+	fprintf(stderr, "%s failed (exit %d):\n%s\n%s\n", what, c.exit_code, c.out, c.err);
+	CU_assertImplementation(CU_FALSE, __LINE__, what, __FILE__, "", CU_FALSE);
+	return 0;
+}
+
+static int suite_init(void)
+{
+	char prefix[PATH_MAX + 16];
+	char *install[] = {E2E_CMAKE,  "--install", (char *)ts_build_dir(),
+			   "--prefix", prefix,	    NULL};
+
+	if (!ts_tmpdir("cmake-package", work, sizeof work))
+		return 1;
+	snprintf(prefix, sizeof prefix, "%s/cudastub", work);
+	return run_ok(install, "cmake --install of cudastub") ? 0 : 1;
+}
+
+static int suite_clean(void)
+{
+	if (work[0])
+		ts_remove_tree(work);
+	return 0;
+}
+
+/* Configures, builds and installs the consumer one way; 1 when done. */
+static int build_consumer(const char *mode)
+{
+	char src[PATH_MAX], build[PATH_MAX + 32], prefix[PATH_MAX + 32], def_mode[64];
+	char def_prefix[PATH_MAX + 64], def_where[PATH_MAX + 64], def_flags[512], flags[256];
+	char *configure[] = {E2E_CMAKE, "-S",	    src,       "-B",	  build,
+			     def_mode,	def_prefix, def_where, def_flags, NULL};
+	char *compile[] = {E2E_CMAKE, "--build", build, "-j", "2", NULL};
+	char *install[] = {E2E_CMAKE, "--install", build, NULL};
+
+	snprintf(src, sizeof src, "%s/tests/e2e/consumer", CUDASTUB_TEST_SOURCE_DIR);
+	snprintf(build, sizeof build, "%s/build-%s", work, mode);
+	snprintf(prefix, sizeof prefix, "%s/installed-%s", work, mode);
+	snprintf(def_mode, sizeof def_mode, "-DMODE=%s", mode);
+	snprintf(def_prefix, sizeof def_prefix, "-DCMAKE_INSTALL_PREFIX=%s", prefix);
+	if (!strcmp(mode, "package"))
+		snprintf(def_where, sizeof def_where, "-DCMAKE_PREFIX_PATH=%s/cudastub", work);
+	else
+		snprintf(def_where, sizeof def_where, "-DCUDASTUB_SOURCE=%s",
+			 CUDASTUB_TEST_SOURCE_DIR);
+	/* a sanitizer build's stubs need their runtime first in the programs */
+	snprintf(def_flags, sizeof def_flags, "-DCMAKE_C_FLAGS=%s",
+		 ts_sanitizer_flags(E2E_SANITIZE, "", flags, sizeof flags));
+	return run_ok(configure, "configure the consumer") && run_ok(compile, "build it") &&
+	       run_ok(install, "install it");
+}
+
+/* Runs an installed program with one variable set; its stdout or "". */
+static const char *run_installed(const char *mode, const char *program, const char *var)
+{
+	static struct ts_child c;
+	char exe[PATH_MAX + 64], *argv[] = {exe, NULL};
+	const char *env[] = {var, NULL};
+
+	snprintf(exe, sizeof exe, "%s/installed-%s/bin/%s", work, mode, program);
+	if (ts_run_program(argv, var ? env : NULL, NULL, &c) != 0 || c.exit_code != 0)
+		return "";
+	return c.out;
+}
+
+/* What each real library answers through the stubs, with no driver. */
+static const struct {
+	const char *fixture, *cudart, *nvrtc, *cudart_line, *nvrtc_line;
+} libraries[] = {
+	{"cuda-11.8", "libcudart.so.11.0", "libnvrtc.so.11.2", "cudart 35 0\n", "nvrtc 0 11.8\n"},
+	{"cuda-12.4", "libcudart.so.12", "libnvrtc.so.12", "cudart 0 12040\n", "nvrtc 0 12.4\n"},
+	{NULL, "/usr/local/cuda/lib64/libcudart.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13",
+	 "cudart 0 13000\n", "nvrtc 0 13.0\n"},
+};
+
+static void check_mode(const char *mode)
+{
+	char driver[PATH_MAX], var[PATH_MAX + 64], label[128];
+	const char *driver_dir = ts_driver_dir(driver, sizeof driver);
+
+	if (!build_consumer(mode))
+		return;
+	for (size_t i = 0; i < sizeof libraries / sizeof *libraries; i++) {
+		char dir[PATH_MAX] = "";
+		const char *out;
+
+		if (libraries[i].fixture &&
+		    !ts_fixture_libdir(libraries[i].fixture, dir, sizeof dir))
+			continue;
+		snprintf(label, sizeof label, "%s: %s", mode,
+			 libraries[i].fixture ? libraries[i].fixture : "13.0");
+		snprintf(var, sizeof var, "CUDASTUB_CUDART_PATH=%s%s%s", dir, dir[0] ? "/" : "",
+			 libraries[i].cudart);
+		out = run_installed(mode, "use_cudart", var);
+		CU_assertImplementation(!strcmp(out, libraries[i].cudart_line), __LINE__,
+					libraries[i].cudart_line, __FILE__, label, CU_FALSE);
+		out = run_installed(mode, "swapped", var);
+		CU_assertImplementation(strstr(out, libraries[i].cudart_line) != NULL, __LINE__,
+					libraries[i].cudart_line, __FILE__, label, CU_FALSE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "through cudastub: 1 1\n"));
+		snprintf(var, sizeof var, "CUDASTUB_NVRTC_PATH=%s%s%s", dir, dir[0] ? "/" : "",
+			 libraries[i].nvrtc);
+		out = run_installed(mode, "use_nvrtc", var);
+		CU_assertImplementation(!strcmp(out, libraries[i].nvrtc_line), __LINE__,
+					libraries[i].nvrtc_line, __FILE__, label, CU_FALSE);
+	}
+	if (driver_dir) {
+		snprintf(var, sizeof var, "LD_LIBRARY_PATH=%s", driver_dir);
+		CU_ASSERT_STRING_EQUAL(run_installed(mode, "use_driver", var), "cuda 0 12040\n");
+	}
+	if (!ts_machine_has_driver())
+		CU_ASSERT_STRING_EQUAL(run_installed(mode, "use_driver", NULL), "cuda 34 0\n");
+}
+
+static void test_package(void)
+{
+	check_mode("package");
+}
+
+static void test_subdir(void)
+{
+	check_mode("subdir");
+}
+
+static void test_fetch(void)
+{
+	check_mode("fetch");
+}
+
+/* Without CMake: the installed cudastub-cudart.pc builds use_cudart.c. */
+static void test_pkg_config(void)
+{
+	char cmd[6 * PATH_MAX], flags[256], var[PATH_MAX + 64];
+	char *argv[] = {cmd, NULL};
+	const char *env[] = {var, NULL};
+	struct ts_child c;
+
+	if (system("pkg-config --version >/dev/null 2>&1") != 0) {
+		ts_unavailable("pkg-config not found: apt-get install pkg-config");
+		return;
+	}
+	snprintf(cmd, sizeof cmd,
+		 "PKG_CONFIG_PATH='%s/cudastub/lib/pkgconfig' && export PKG_CONFIG_PATH && "
+		 "cc%s '%s/tests/e2e/consumer/use_cudart.c' -o '%s/pc_use_cudart' "
+		 "$(pkg-config --cflags --libs cudastub-cudart)",
+		 work, ts_sanitizer_flags(E2E_SANITIZE, "", flags, sizeof flags),
+		 CUDASTUB_TEST_SOURCE_DIR, work);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s/pc_use_cudart", work);
+	snprintf(var, sizeof var, "CUDASTUB_CUDART_PATH=%s", libraries[2].cudart);
+	CU_ASSERT_FATAL(ts_run_program(argv, env, NULL, &c) == 0);
+	CU_ASSERT_STRING_EQUAL(c.out, "cudart 0 13000\n");
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("e2e: the CMake package, add_subdirectory and FetchContent",
+				   suite_init, suite_clean);
+
+	CU_add_test(s, "find_package(cudastub): each target, cudastub_link, installed",
+		    test_package);
+	CU_add_test(s, "add_subdirectory(cudastub): the same", test_subdir);
+	CU_add_test(s, "FetchContent of cudastub: the same", test_fetch);
+	CU_add_test(s, "pkg-config: cudastub-cudart.pc builds and links", test_pkg_config);
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, NULL, register_suites);
+}

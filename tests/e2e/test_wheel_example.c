@@ -1,0 +1,229 @@
+/*
+ * examples/wheel end to end: the cudademo wheel (a C extension with a CUDA
+ * kernel and NVRTC, linked to the stubs through the installed CMake
+ * package) is built with Debian's pip and setuptools and the local nvcc,
+ * installed into a fresh virtual environment, and imported:
+ *   - beside pip's CUDA 13 layout (nvidia/cu13/lib, the toolkit's libraries)
+ *   - beside pip's CUDA 12 layout (nvidia/cuda_runtime/lib and
+ *     nvidia/cuda_nvrtc/lib, Debian's 12.4)
+ *   - with only the system's toolkit
+ *   - with no CUDA at all
+ * It imports every time; its report() shows the runtime's and NVRTC's own
+ * answers where they are, and the stubs' documented codes where not.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+#include "ts_child.h"
+#include "ts_files.h"
+
+#ifndef E2E_SANITIZE
+#define E2E_SANITIZE ""
+#endif
+
+static char work[PATH_MAX], site[PATH_MAX + 128];
+static int ready;
+
+static int sh(const char *cmd)
+{
+	int rc = system(cmd);
+
+	if (rc != 0)
+		fprintf(stderr, "failed (%d): %s\n", rc, cmd);
+	return rc == 0;
+}
+
+/* Installs cudastub, builds the wheel, makes the venv and installs it. */
+static int suite_init(void)
+{
+	char cmd[8 * PATH_MAX];
+	FILE *p;
+
+	if (E2E_SANITIZE[0])
+		return 0; /* the interpreter would need the sanitizer's runtime first */
+	if (!sh("/usr/bin/python3 -c 'import venv, setuptools, wheel, pip' 2>/dev/null")) {
+		ts_unavailable("Debian's Python packaging tools: apt-get install python3-venv "
+			       "python3-setuptools python3-wheel python3-pip python3-dev");
+		return 0;
+	}
+	if (!ts_tmpdir("wheel-example", work, sizeof work))
+		return 1;
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && '%s' --install '%s' --prefix cudastub >/dev/null && "
+		 "cp -r '%s/examples/wheel' src && "
+		 "CUDASTUB_PREFIX='%s/cudastub' /usr/bin/python3 -m pip wheel -q "
+		 "--no-build-isolation --no-deps -w dist ./src >build.log 2>&1 && "
+		 "/usr/bin/python3 -m venv venv && "
+		 "venv/bin/pip install -q --no-index --no-deps dist/cudademo-*.whl",
+		 work, E2E_CMAKE, ts_build_dir(), CUDASTUB_TEST_SOURCE_DIR, work);
+	if (!sh(cmd)) {
+		snprintf(cmd, sizeof cmd, "cat '%s/build.log' >&2", work);
+		sh(cmd);
+		return 0;
+	}
+	snprintf(cmd, sizeof cmd,
+		 "%s/venv/bin/python -c \"import sysconfig; "
+		 "print(sysconfig.get_paths()['purelib'])\"",
+		 work);
+	p = popen(cmd, "r");
+	if (p && fgets(site, sizeof site, p))
+		site[strcspn(site, "\n")] = '\0';
+	if (p)
+		pclose(p);
+	ready = site[0] != '\0';
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	if (work[0])
+		ts_remove_tree(work);
+	return 0;
+}
+
+/* What `import cudademo; cudademo.report()` prints, as JSON, or "". */
+static const char *report(const char *const *env)
+{
+	static struct ts_child c;
+	char python[PATH_MAX + 32];
+	char *argv[] = {python, (char *)"-c",
+			(char *)"import cudademo, json; "
+				"print(json.dumps(cudademo.report(), sort_keys=True))",
+			NULL};
+
+	snprintf(python, sizeof python, "%s/venv/bin/python", work);
+	if (ts_run_program(argv, env, NULL, &c) != 0 || c.exit_code != 0) {
+		fprintf(stderr, "import failed:\n%s\n%s\n", c.out, c.err);
+		return "";
+	}
+	return c.out;
+}
+
+/* Puts files (in from) into site-packages/nvidia/<dir> as links. */
+static int lay(const char *dir, const char *from, const char *const *files)
+{
+	char cmd[4 * PATH_MAX];
+
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/nvidia/%s'", site, dir);
+	if (!sh(cmd))
+		return 0;
+	for (int i = 0; files[i]; i++) {
+		snprintf(cmd, sizeof cmd, "ln -s '%s/%s' '%s/nvidia/%s/'", from, files[i], site,
+			 dir);
+		if (!sh(cmd))
+			return 0;
+	}
+	return 1;
+}
+
+static void no_nvidia_folder(void)
+{
+	char cmd[2 * PATH_MAX];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/nvidia'", site);
+	CU_ASSERT(sh(cmd));
+}
+
+#define EXPECT_HAS(out, part)                                                                      \
+	CU_assertImplementation(strstr(out, part) != NULL, __LINE__, part, __FILE__, "", CU_FALSE)
+
+static int usable(void)
+{
+	if (E2E_SANITIZE[0]) {
+		printf("  skipped in a sanitizer build (Python would need its runtime first)\n");
+		return 0;
+	}
+	if (!ready)
+		CU_FAIL("the wheel was not built and installed (see above)");
+	return ready;
+}
+
+static void test_cu13_layout(void)
+{
+	static const char *const files[] = {"libcudart.so.13", "libnvrtc.so.13",
+					    "libnvrtc-builtins.so.13.0", NULL};
+	const char *out;
+
+	if (!usable())
+		return;
+	no_nvidia_folder();
+	CU_ASSERT_FATAL(lay("cu13/lib", E2E_TOOLKIT_LIB, files));
+	out = report(NULL);
+	EXPECT_HAS(out, "\"runtime_version\": 13000");
+	EXPECT_HAS(out, "\"nvrtc_version\": \"13.0\"");
+	EXPECT_HAS(out, "\"runtime_source\": \"pip wheel\"");
+	EXPECT_HAS(out, "nvidia/cu13/lib/libcudart.so.13");
+	EXPECT_HAS(out, "\"ptx_has_kernel\": 1");
+	no_nvidia_folder();
+}
+
+static void test_cu12_layout(void)
+{
+	static const char *const runtime[] = {"libcudart.so.12", NULL};
+	static const char *const nvrtc[] = {"libnvrtc.so.12", "libnvrtc-builtins.so.12.4", NULL};
+	char dir[PATH_MAX];
+	const char *out;
+
+	if (!usable() || !ts_fixture_libdir("cuda-12.4", dir, sizeof dir))
+		return;
+	no_nvidia_folder();
+	CU_ASSERT_FATAL(lay("cuda_runtime/lib", dir, runtime) && lay("cuda_nvrtc/lib", dir, nvrtc));
+	out = report(NULL);
+	EXPECT_HAS(out, "\"runtime_version\": 12040");
+	EXPECT_HAS(out, "\"nvrtc_version\": \"12.4\"");
+	EXPECT_HAS(out, "\"runtime_source\": \"pip wheel\"");
+	EXPECT_HAS(out, "nvidia/cuda_runtime/lib/libcudart.so.12");
+	EXPECT_HAS(out, "\"ptx_has_kernel\": 1");
+	no_nvidia_folder();
+}
+
+static void test_system_toolkit(void)
+{
+	const char *out;
+
+	if (!usable())
+		return;
+	no_nvidia_folder();
+	out = report(NULL);
+	EXPECT_HAS(out, "\"runtime_version\": 13000");
+	EXPECT_HAS(out, "\"nvrtc_version\": \"13.0\"");
+	CU_ASSERT_PTR_NULL(strstr(out, "pip wheel"));
+	EXPECT_HAS(out, "\"ptx_has_kernel\": 1");
+}
+
+static void test_no_cuda(void)
+{
+	const char *env[] = {"CUDASTUB_CUDART_PATH=/nonexistent",
+			     "CUDASTUB_NVRTC_PATH=/nonexistent", NULL};
+	const char *out;
+
+	if (!usable())
+		return;
+	out = report(env);
+	EXPECT_HAS(out, "\"runtime_rc\": 34");
+	EXPECT_HAS(out, "\"device_count_error\": \"cudaErrorStubLibrary\"");
+	EXPECT_HAS(out, "\"launch_rc\": 34");
+	EXPECT_HAS(out, "\"nvrtc_rc\": 1034");
+	EXPECT_HAS(out, "\"ptx_has_kernel\": 0");
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("e2e: examples/wheel, built, installed in a venv, imported",
+				   suite_init, suite_clean);
+
+	CU_add_test(s, "beside pip's CUDA 13 layout", test_cu13_layout);
+	CU_add_test(s, "beside pip's CUDA 12 layout", test_cu12_layout);
+	CU_add_test(s, "with only the system toolkit", test_system_toolkit);
+	CU_add_test(s, "with no CUDA at all: imports, documented codes", test_no_cuda);
+}
+
+int main(int argc, char **argv)
+{
+	return ts_main(argc, argv, NULL, register_suites);
+}
