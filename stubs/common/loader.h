@@ -82,6 +82,9 @@ struct cudastub_search {
 	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
 	/* majors the current search pass may load (see loader_search.c) */
 	uint32_t pass_majors;
+	/* CUDASTUB_<LIB>_MAJOR as read once when the search began: the major
+	 * every candidate must report, or 0 for none (loader_load.c) */
+	int pin;
 	/* for error strings: what failed, what was tried, what to set */
 	const char *summary;
 	char arena[CUDASTUB_ARENA_SIZE];

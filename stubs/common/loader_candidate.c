@@ -79,13 +79,6 @@ static int exports_stub_marker(void *handle, const struct link_map *map)
 	return 0;
 }
 
-static int pinned_major(struct cudastub_library *lib)
-{
-	const char *pin = secure_getenv(lib->env_major);
-
-	return pin && *pin ? atoi(pin) : 0;
-}
-
 enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 					 const struct cudastub_self *self, cudastub_source source,
 					 int major, const char *path, int dlopen_flags)
@@ -94,7 +87,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	const char *reason;
 	struct link_map *map;
 	struct cudastub_library *lib = s->lib;
-	int have_major = 0, have_minor = 0, pin;
+	int have_major = 0, have_minor = 0;
 	void *handle;
 
 	/* A path with a slash names a file; check it is there before dlopen
@@ -156,10 +149,9 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
-	pin = pinned_major(lib);
-	if (pin && have_major != pin) {
+	if (s->pin && have_major != s->pin) {
 		snprintf(why, sizeof why, "skipped: version %d.%d, but %s=%d", have_major,
-			 have_minor, lib->env_major, pin);
+			 have_minor, lib->env_major, s->pin);
 		cudastub_log_attempt(s, source, major, path, why);
 		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;

@@ -33,20 +33,28 @@
 
 #include "loader.h"
 
-/* A pin must name a major the stub knows; anything else finds nothing. */
-static const char *check_pin(struct cudastub_library *lib, char *msg, size_t size)
+/* Reads CUDASTUB_<LIB>_MAJOR, the only place it is read, into s->pin. An
+ * empty value is no pin. A pin must be a whole number naming a major the
+ * stub knows; a library with one name for every version (the driver's
+ * libcuda.so.1, major 0) takes any major, which its probe then checks.
+ * Returns why the pin is refused (the search then finds nothing), or NULL. */
+static const char *read_pin(struct cudastub_search *s, char *msg, size_t size)
 {
+	const struct cudastub_library *lib = s->lib;
 	const char *pin = secure_getenv(lib->env_major);
-	const struct cudastub_soname *s;
+	const struct cudastub_soname *so;
 	char *end;
 	long major;
 
 	if (!pin || !*pin)
 		return NULL;
 	major = strtol(pin, &end, 10);
-	for (s = lib->sonames; s->soname && !*end; s++)
-		if (s->major == major)
+	for (so = lib->sonames; so->soname && !*end && major > 0 && major < 100; so++) {
+		if (so->major == major || so->major == 0) {
+			s->pin = (int)major;
 			return NULL;
+		}
+	}
 	snprintf(msg, size, "%s=%s is not a major this stub can load", lib->env_major, pin);
 	return msg;
 }
@@ -85,7 +93,7 @@ static void run_search(struct cudastub_search *s)
 
 	cudastub_log_debug(lib, "searching for %s (stub built for CUDA %d.%d)", lib->family,
 			   lib->abi_major, lib->abi_minor);
-	bad_pin = check_pin(lib, msg, sizeof msg);
+	bad_pin = read_pin(s, msg, sizeof msg);
 	if (bad_pin) {
 		s->info.error = cudastub_log_keep(s, bad_pin);
 		state = CUDASTUB_STATE_NOT_FOUND;

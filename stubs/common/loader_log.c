@@ -101,10 +101,9 @@ int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size)
 		n += snprintf(buf + n, size - (unsigned)n, "%s %s (%s)", i ? ";" : "", a->path,
 			      a->outcome);
 	}
-	if (n >= 0 && (unsigned)n < size && secure_getenv(lib->env_major))
+	if (n >= 0 && (unsigned)n < size && s->pin)
 		n += snprintf(buf + n, size - (unsigned)n,
-			      ". %s=%s limits the search to that major", lib->env_major,
-			      secure_getenv(lib->env_major));
+			      ". %s=%d limits the search to that major", lib->env_major, s->pin);
 	if (n >= 0 && (unsigned)n < size)
 		n += snprintf(buf + n, size - (unsigned)n,
 			      ". Set %s to the library file or its folder, "

@@ -53,12 +53,11 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Major 0 is a name for every version, which the probe tells apart. */
 static int major_wanted(struct cudastub_search *s, int major)
 {
-	const char *pin = secure_getenv(s->lib->env_major);
-
-	if (pin && *pin)
-		return atoi(pin) == major;
+	if (s->pin)
+		return major == s->pin || major == 0;
 	return (s->pass_majors & CUDASTUB_MAJOR_BIT(major)) != 0;
 }
 
@@ -288,7 +287,6 @@ cudastub_state cudastub_search(struct cudastub_search *s)
 {
 	struct cudastub_self self;
 	const char *override = secure_getenv(s->lib->env_path);
-	const char *pin = secure_getenv(s->lib->env_major);
 	uint32_t all = 0, preferred = 0;
 	const struct cudastub_soname *so;
 	char msg[256];
@@ -299,7 +297,7 @@ cudastub_state cudastub_search(struct cudastub_search *s)
 	s->pass_majors = all;
 	if (override && *override)
 		return step_override(s, &self, override);
-	if (!(pin && *pin) && s->lib->preferred_majors)
+	if (!s->pin && s->lib->preferred_majors)
 		preferred = s->lib->preferred_majors(s) & all;
 	if (preferred && preferred != all) {
 		s->pass_majors = preferred;

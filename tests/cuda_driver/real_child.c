@@ -244,10 +244,24 @@ static int scenario_missing(void)
 	return 0;
 }
 
+/* The search alone: its outcome, what it tried, and the error string of
+ * CUDA_ERROR_STUB_LIBRARY (the search's summary when it found nothing). */
+static int scenario_search(void)
+{
+	void *lib = cd_open_lib();
+	int (*error_string)(int, const char **);
+	const char *text = NULL;
+
+	if (!lib || cd_search(lib) != 0)
+		return 3;
+	*(void **)&error_string = cd_sym(lib, "cuGetErrorString");
+	if (error_string)
+		error_string(CD_STUB_LIBRARY, &text);
+	ts_print_line("stub_library_string", text);
+	return 0;
+}
+
 const struct ts_scenario rd_scenarios[] = {
-	{"calls", scenario_calls},
-	{"fresh", scenario_fresh},
-	{"errors", scenario_errors},
-	{"missing", scenario_missing},
-	{NULL, NULL},
+	{"calls", scenario_calls},   {"search", scenario_search},   {"fresh", scenario_fresh},
+	{"errors", scenario_errors}, {"missing", scenario_missing}, {NULL, NULL},
 };

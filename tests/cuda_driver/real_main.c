@@ -27,6 +27,7 @@
 static const struct cd_lib *lib;
 static int by_path_var;
 static char label[64];
+static const char *pin; /* CUDASTUB_CUDA_MAJOR for the next run, or NULL */
 
 static int run(const char *scenario, struct ts_child *c, char *file, size_t size)
 {
@@ -39,6 +40,8 @@ static int run(const char *scenario, struct ts_child *c, char *file, size_t size
 		ts_env_add(&env, "CUDASTUB_CUDA_PATH=%s", file);
 	else
 		ts_env_add(&env, "LD_LIBRARY_PATH=%s", dir);
+	if (pin)
+		ts_env_add(&env, "CUDASTUB_CUDA_MAJOR=%s", pin);
 	ts_env_add(&env, CD_LIB_VAR "=%s", lib->path);
 	ts_env_add(&env, CD_DRIVER_VAR "=%s", file);
 	ts_env_add(&env, CD_SYMBOLS_VAR "=%s", cd_symbols_file());
@@ -63,6 +66,35 @@ static void test_load(void)
 		TS_EXPECT(label, &c, "info_path", file);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(file, real));
 	TS_EXPECT(label, &c, "info_path_real", real);
+}
+
+/* The driver's major is the CUDA version it supports (12 for 550): a pin
+ * of 12 takes it, one of 13 turns it down by its version, and an empty pin
+ * is no pin (nor named in the error text). */
+static void test_pin(void)
+{
+	char file[PATH_MAX], reason[128];
+	struct ts_child c;
+
+	pin = "12";
+	if (!run("search", &c, file, sizeof file))
+		goto done;
+	TS_EXPECT_INT(label, &c, "load", CUDASTUB_STATE_LOADED);
+	TS_EXPECT(label, &c, "info_version", "12.4");
+	pin = "13";
+	if (!run("search", &c, file, sizeof file))
+		goto done;
+	TS_EXPECT_INT(label, &c, "load",
+		      by_path_var ? CUDASTUB_STATE_OVERRIDE_FAILED : CUDASTUB_STATE_NOT_FOUND);
+	snprintf(reason, sizeof reason, "skipped: version 12.4, but CUDASTUB_CUDA_MAJOR=13");
+	TS_EXPECT_HAS(label, &c, "stub_library_string", reason);
+	TS_EXPECT_HAS(label, &c, "stub_library_string", "CUDASTUB_CUDA_MAJOR=13 limits the search");
+	pin = "";
+	if (!run("search", &c, file, sizeof file))
+		goto done;
+	TS_EXPECT_INT(label, &c, "load", CUDASTUB_STATE_LOADED);
+done:
+	pin = NULL;
 }
 
 static void expect_three_ways(const struct ts_child *calls, const struct ts_child *fresh,
@@ -232,6 +264,7 @@ static const struct {
 	{"cuGetProcAddress and _v2 hand out the driver's own pointers", test_get_proc_address},
 	{"13.0-only entry points: CUDA_ERROR_NOT_FOUND", test_13_only},
 	{"every name the driver lacks: CUDA_ERROR_NOT_FOUND", test_missing_names},
+	{"CUDASTUB_CUDA_MAJOR: 12 takes it, 13 does not, empty is no pin", test_pin},
 };
 
 static void register_suites(void)

@@ -164,6 +164,25 @@ static void test_not_found(void)
 	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
 }
 
+/* An empty pin is no pin, so the text does not say it limits anything; a
+ * pin that is not a whole number is refused by name. */
+static void test_empty_and_bad_pin(void)
+{
+	const char *empty[] = {"CUDASTUB_NVRTC_PATH=/nonexistent/x", "CUDASTUB_NVRTC_MAJOR=", NULL};
+	const char *bad[] = {"CUDASTUB_NVRTC_MAJOR=12x", NULL};
+	struct ts_child c;
+
+	if (uc_run_probe(empty, &c))
+		return;
+	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_FALSE(uc_has(&c, "errstr.1034", "limits the search"));
+	if (uc_run_probe(bad, &c))
+		return;
+	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
+	CU_ASSERT_TRUE(uc_has(&c, "error", "CUDASTUB_NVRTC_MAJOR=12x is not a major"));
+	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
+}
+
 static void test_not_found_all_calls(void)
 {
 	const char *env[] = {"CUDASTUB_NVRTC_MAJOR=11", NULL};
@@ -180,6 +199,7 @@ static void register_suites(void)
 		    test_override_nonexistent_all_calls);
 	CU_add_test(s, "not found anywhere", test_not_found);
 	CU_add_test(s, "not found anywhere: every function", test_not_found_all_calls);
+	CU_add_test(s, "an empty pin is none; a malformed one is refused", test_empty_and_bad_pin);
 }
 
 int main(int argc, char **argv)
