@@ -64,13 +64,7 @@ struct cudastub_library cudastub_cuda_library = {
 	.wheel_dirs = no_wheel_dirs,
 	.probe_version = cuda_probe_version,
 	.reject = cuda_reject,
-	.codes =
-		{
-			[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDA_ERROR_STUB_LIBRARY,
-			[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDA_ERROR_NOT_FOUND,
-			[CUDASTUB_UNAVAILABLE_ABI] = CUDA_ERROR_NOT_SUPPORTED,
-			[CUDASTUB_UNAVAILABLE_REMOVED] = CUDA_ERROR_NOT_FOUND,
-		},
+	.codes = CUDASTUB_CUDA_UNAVAILABLE_CODES,
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,
 	CUDASTUB_LIBRARY_STATE_INIT("cuda"),

@@ -16,9 +16,10 @@
  * with the same fields at the same offsets (asserted below against the
  * generated layout constants and, for the nested fields the constants do
  * not list, the records' numbers), and identical text in the three
- * driver_types.h. The generator only sees them differ because the records
- * spell each anonymous member's type with its header path and line. So the
- * arrays are passed on as they are, with nothing copied.
+ * driver_types.h; their ABI records agree in all three majors (the layout
+ * constants list them because this adapter reaches them). So the arrays
+ * are passed on as they are, with nothing copied; what needs the adapter
+ * is the names, not the layouts.
  *
  * What 11.x and 12.x export under the plain names is another function: the
  * 11.0 form, whose _v1 element is 32 bytes (params without reserved[12],

@@ -129,13 +129,7 @@ struct cudastub_library cudastub_cudart_library = {
 	.probe_version = cudart_probe_version,
 	.preferred_majors = cudart_preferred_majors,
 	.after_load = cudart_registry_replay,
-	.codes =
-		{
-			[CUDASTUB_UNAVAILABLE_LIBRARY] = cudaErrorStubLibrary,
-			[CUDASTUB_UNAVAILABLE_FUNCTION] = cudaErrorCallRequiresNewerDriver,
-			[CUDASTUB_UNAVAILABLE_ABI] = cudaErrorNotSupported,
-			[CUDASTUB_UNAVAILABLE_REMOVED] = cudaErrorNotSupported,
-		},
+	.codes = CUDASTUB_CUDART_UNAVAILABLE_CODES,
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,
 	CUDASTUB_LIBRARY_STATE_INIT("cudart"),

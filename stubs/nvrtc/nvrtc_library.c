@@ -44,13 +44,7 @@ struct cudastub_library cudastub_nvrtc_library = {
 	.wheel_dirs = nvrtc_wheel_dirs,
 	.probe_version = nvrtc_probe_version,
 	.companion_format = "libnvrtc-builtins.so.%d.%d",
-	.codes =
-		{
-			[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDASTUB_NVRTC_ERROR_STUB_LIBRARY,
-			[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDASTUB_NVRTC_ERROR_NOT_FOUND,
-			[CUDASTUB_UNAVAILABLE_ABI] = CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED,
-			[CUDASTUB_UNAVAILABLE_REMOVED] = CUDASTUB_NVRTC_ERROR_NOT_FOUND,
-		},
+	.codes = CUDASTUB_NVRTC_UNAVAILABLE_CODES,
 	.abi_major = CUDASTUB_ABI_MAJOR,
 	.abi_minor = CUDASTUB_ABI_MINOR,
 	CUDASTUB_LIBRARY_STATE_INIT("nvrtc"),

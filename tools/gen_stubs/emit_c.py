@@ -12,26 +12,6 @@ slot and makes the call. The generated code makes no decision of its own.
 import re
 
 
-def _split_params(text):
-    if text.strip() == "void":
-        return []
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        depth += ch in "(["
-        depth -= ch in ")]"
-        cur += ch
-    parts.append(cur)
-    names = []
-    for p in parts:
-        m = re.search(r"\(\*(\w+)\)", p) or re.search(r"(\w+)\s*(\[.*\])?\s*$", p)
-        names.append(m.group(1))
-    return names
-
-
 def _rename_params(params):
     """The parameters with their names replaced by a0, a1, ...: a header's
     names can collide with the wrapper's own identifiers."""
@@ -92,8 +72,6 @@ def emit(spec, abi, rows, names, header_note):
     out.append('#include "%s_stub.h"' % lib)
     out.append("")
     order = sorted(abi.functions)
-    out.append("const unsigned cudastub_%s_function_count = F_COUNT;" % lib)
-    out.append("")
     out.append("/* name, majors with the same ABI, majors where it may appear in a later")
     out.append(" * minor, majors with a different ABI (see loader.h) */")
     out.append("const struct cudastub_function cudastub_%s_functions[] = {" % lib)
@@ -252,9 +230,19 @@ def emit_declarations(spec, abi, header_note):
     out.append("\tF_COUNT")
     out.append("};")
     out.append("")
-    out.append("extern const unsigned cudastub_%s_function_count;" % lib)
     out.append("extern const struct cudastub_function cudastub_%s_functions[];" % lib)
     out.append("const char *cudastub_%s_result_name(int code);" % lib)
+    out.append("")
+    out.append("/* What a call returns when it cannot forward, by reason (the spec's")
+    out.append(" * 'unavailable' lines): the initializer of the library's codes. */")
+    out.append("#define CUDASTUB_%s_UNAVAILABLE_CODES \\" % lib.upper())
+    out.append("\t{ \\")
+    for reason in spec.UNAVAILABLE_REASONS:
+        out.append("\t\t[CUDASTUB_UNAVAILABLE_%s] = %s, \\" % (reason.upper(), spec.unavailable[reason][1]))
+    out.append("\t}")
+    for number, constant in sorted(set(spec.unavailable.values())):
+        out.append("_Static_assert(%s == %d, \"the spec's number for %s\");" % (constant, number, constant))
+    out.append("")
     for n in sorted(abi.functions):
         ret, params = _split_decl(n, abi.functions[n]["decl"])
         params, _names = _rename_params(params)
@@ -293,16 +281,17 @@ def emit_opaque(spec, names, rows, header_note):
         out.append("\t{ \"%s\", %s, %s, %s }," % (n, _mask(same), _mask(later), _mask(other)))
     out.append("};")
     out.append("")
-    out.append("/* Returns as every stub function does when it cannot forward. */")
-    out.append("static int opaque_unavailable(void)")
-    out.append("{")
-    out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[0]);" % lib)
-    out.append("}")
     for i, n in enumerate(names):
         out.append("")
-        out.append("/* %s */" % n)
+        out.append("/* %s: when it cannot forward, returns as every stub function does, for"
+                   " its own row */" % n)
+        out.append("static int unavailable_%s(void)" % n)
+        out.append("{")
+        out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[%d]);"
+                   % (lib, i))
+        out.append("}")
         choose = ["\tvoid *fn = cudastub_loader_bind(&cudastub_%s_library, &opaque_rows[%d]);" % (lib, i),
-                  "", "\tif (!fn)", "\t\tfn = (void *)opaque_unavailable;"]
+                  "", "\tif (!fn)", "\t\tfn = (void *)unavailable_%s;" % n]
         out += _asm_forwarded(lib, n, choose)
     out.append("")
     out.append("#endif /* __x86_64__ */")
@@ -314,12 +303,12 @@ def _macro(s):
     return re.sub(r"[^A-Za-z0-9_]", "_", s)
 
 
-def emit_layouts(abis, header_note, adapters=()):
+def emit_layouts(lib, abis, header_note, adapters=()):
     """Sizes and field offsets, in every recorded major, of each struct whose
     layout differs between majors or that an adapted function reaches: what
     the hand-written adapters' per-major structs are checked against
     (_Static_assert)."""
-    lib_guard = "CUDASTUB_LAYOUTS_H"
+    lib_guard = "CUDASTUB_%s_LAYOUTS_H" % lib.upper()
     out = [header_note, "#ifndef %s" % lib_guard, "#define %s" % lib_guard, ""]
     names = sorted({s for a in abis for s in a.structs})
     reached = {u for a in abis for n in adapters if n in a.functions for u in a.functions[n]["uses"]}
@@ -366,10 +355,13 @@ def emit_gating_table(rows, adapters, majors, header_note):
     return "\n".join(out) + "\n"
 
 
-def emit_abi_table(rows, adapters, notes, majors, build, header_note):
+def emit_abi_table(spec, rows, notes, majors, build, header_note):
     """The README's table for one stub ABI: every function that some other
-    major cannot take as it is, what the stub does there, and why. notes
-    maps a name to the reason it is left unadapted (specs/<lib>.notes)."""
+    major cannot take as it is, what the stub does there, and why, with the
+    codes this stub returns. notes maps a name to the reason it is left
+    unadapted (specs/<lib>.notes)."""
+    adapters = spec.adapters
+    code = {r: spec.unavailable[r][0] for r in spec.UNAVAILABLE_REASONS}
     others = [m for m in majors if m != build.major]
     out = ["<!-- %s -->" % header_note[3:-3], "",
            "| function | " + " | ".join("on %d.x" % m for m in others) + " | notes |",
@@ -385,11 +377,11 @@ def emit_abi_table(rows, adapters, notes, majors, build, header_note):
             elif name in adapters:
                 cells.append("adapter")
             elif m in other:
-                cells.append("801 (ABI differs)")
+                cells.append("%d (ABI differs)" % code["abi"])
             elif m > build.major:
-                cells.append("801 (removed)")
+                cells.append("%d (removed)" % code["removed"])
             else:
-                cells.append("36 (absent)")
+                cells.append("%d (absent)" % code["function"])
         if all(c == "forward" for c in cells):
             continue
         differs = any(m in other for m in others)

@@ -105,9 +105,10 @@ def cmd_stubs(args):
     # generated C is formatted by the generator, not by clang-format
     write(os.path.join(args.out, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
     majors = [a.major for a in abis]
-    # the layouts of every recorded major: one file, whatever the build's ABI
-    layouts = emit_c.emit_layouts(abis, note("stubs", sources), spec.adapters)
-    if "#define CUDASTUB_LAYOUT_" in layouts:
+    # the layouts of every recorded major, for the adapters' checks: one
+    # file, whatever the build's ABI, and none for a stub with no adapter
+    layouts = emit_c.emit_layouts(spec.library, abis, note("stubs", sources), spec.adapters)
+    if spec.adapters and "#define CUDASTUB_LAYOUT_" in layouts:
         write(os.path.join(args.out, "%s_layouts.h" % spec.library), layouts)
     for build in abis:
         rows = gating(spec, build, abis, exports)
@@ -137,7 +138,7 @@ def cmd_stubs(args):
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(dict(rows, **opaque_rows), spec.adapters, majors, header))
             write(os.path.join(outdir, "%s_abi_table.md" % spec.library),
-                  emit_c.emit_abi_table(dict(rows, **opaque_rows), spec.adapters,
+                  emit_c.emit_abi_table(spec, dict(rows, **opaque_rows),
                                         records.load_notes(args.spec), majors, build, header))
         symbols = ["# Exported by the %s stub with the CUDA %d.%d ABI. %s"
                    % (spec.library, build.major, build.minor, header[3:-3])]

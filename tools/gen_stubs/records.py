@@ -94,7 +94,14 @@ class Spec:
       later_minors yes|no     see gating in gen_stubs.py
       opaque yes|no           also export, without a prototype, what the real
                               library exports and no header declares
+      unavailable REASON NUMBER CONSTANT
+                              what a call returns when it cannot forward, for
+                              each REASON of UNAVAILABLE_REASONS: the number
+                              (for the tables) and the C constant (checked
+                              against the number at compile time)
     """
+
+    UNAVAILABLE_REASONS = ("library", "function", "abi", "removed")
 
     def __init__(self, path):
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
@@ -104,8 +111,10 @@ class Spec:
                 line = line.split("#", 1)[0].split()
                 if line:
                     key, rest = line[0], line[1:]
-                    if key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
-                               "header", "variant", "context"):
+                    if key == "unavailable" and len(rest) == 3:
+                        self.values.setdefault(key, {})[rest[0]] = (int(rest[1]), rest[2])
+                    elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
+                                 "header", "variant", "context"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -128,3 +137,7 @@ class Spec:
         self.exports_prefix = self.values.get("exports", ["lib" + self.library])[0]
         # forward the real library's exports that no header declares
         self.opaque = self.values.get("opaque", ["yes"])[0] == "yes"
+        self.unavailable = self.values.get("unavailable", {})
+        missing = [r for r in self.UNAVAILABLE_REASONS if r not in self.unavailable]
+        if missing:
+            raise SystemExit("%s: no 'unavailable' line for %s" % (path, ", ".join(missing)))

@@ -554,9 +554,22 @@ enum {
 	F_COUNT
 };
 
-extern const unsigned cudastub_cuda_function_count;
 extern const struct cudastub_function cudastub_cuda_functions[];
 const char *cudastub_cuda_result_name(int code);
+
+/* What a call returns when it cannot forward, by reason (the spec's
+ * 'unavailable' lines): the initializer of the library's codes. */
+#define CUDASTUB_CUDA_UNAVAILABLE_CODES \
+	{ \
+		[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDA_ERROR_STUB_LIBRARY, \
+		[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDA_ERROR_NOT_FOUND, \
+		[CUDASTUB_UNAVAILABLE_ABI] = CUDA_ERROR_NOT_SUPPORTED, \
+		[CUDASTUB_UNAVAILABLE_REMOVED] = CUDA_ERROR_NOT_FOUND, \
+	}
+_Static_assert(CUDA_ERROR_STUB_LIBRARY == 34, "the spec's number for CUDA_ERROR_STUB_LIBRARY");
+_Static_assert(CUDA_ERROR_NOT_FOUND == 500, "the spec's number for CUDA_ERROR_NOT_FOUND");
+_Static_assert(CUDA_ERROR_NOT_SUPPORTED == 801, "the spec's number for CUDA_ERROR_NOT_SUPPORTED");
+
 CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *a0);
 CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *a0);
 CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult a0, const char **a1);

@@ -7,8 +7,6 @@
 
 #include "cuda_stub.h"
 
-const unsigned cudastub_cuda_function_count = F_COUNT;
-
 /* name, majors with the same ABI, majors where it may appear in a later
  * minor, majors with a different ABI (see loader.h) */
 const struct cudastub_function cudastub_cuda_functions[] = {

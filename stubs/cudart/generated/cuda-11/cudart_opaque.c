@@ -16,13 +16,12 @@ static const struct cudastub_function opaque_rows[] = {
 	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
 };
 
-/* Returns as every stub function does when it cannot forward. */
-static int opaque_unavailable(void)
+
+/* __cudaRegisterHostVar: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable___cudaRegisterHostVar(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
-
-/* __cudaRegisterHostVar */
 extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
@@ -31,7 +30,7 @@ void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable___cudaRegisterHostVar;
 	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -53,7 +52,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaSignalExternalSemaphoresAsync */
+/* cudaSignalExternalSemaphoresAsync: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaSignalExternalSemaphoresAsync(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[1]);
+}
 extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void);
@@ -62,7 +65,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaSignalExternalSemaphoresAsync;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -84,7 +87,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaSignalExternalSemaphoresAsync_ptsz */
+/* cudaSignalExternalSemaphoresAsync_ptsz: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaSignalExternalSemaphoresAsync_ptsz(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[2]);
+}
 extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void);
@@ -93,7 +100,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaSignalExternalSemaphoresAsync_ptsz;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -115,7 +122,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaStreamUpdateCaptureDependencies_ptsz */
+/* cudaStreamUpdateCaptureDependencies_ptsz: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaStreamUpdateCaptureDependencies_ptsz(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[3]);
+}
 extern char cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz = cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void);
@@ -124,7 +135,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[3]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaStreamUpdateCaptureDependencies_ptsz;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -146,7 +157,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaWaitExternalSemaphoresAsync */
+/* cudaWaitExternalSemaphoresAsync: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaWaitExternalSemaphoresAsync(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[4]);
+}
 extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void);
@@ -155,7 +170,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[4]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaWaitExternalSemaphoresAsync;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -177,7 +192,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaWaitExternalSemaphoresAsync_ptsz */
+/* cudaWaitExternalSemaphoresAsync_ptsz: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaWaitExternalSemaphoresAsync_ptsz(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[5]);
+}
 extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void);
@@ -186,7 +205,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[5]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaWaitExternalSemaphoresAsync_ptsz;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
 	return (void *)fn;
 }

@@ -7,8 +7,6 @@
 
 #include "cudart_stub.h"
 
-const unsigned cudastub_cudart_function_count = F_COUNT;
-
 /* name, majors with the same ABI, majors where it may appear in a later
  * minor, majors with a different ABI (see loader.h) */
 const struct cudastub_function cudastub_cudart_functions[] = {

@@ -19,13 +19,12 @@ static const struct cudastub_function opaque_rows[] = {
 	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
 };
 
-/* Returns as every stub function does when it cannot forward. */
-static int opaque_unavailable(void)
+
+/* __cudaRegisterHostVar: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable___cudaRegisterHostVar(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
-
-/* __cudaRegisterHostVar */
 extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
@@ -34,7 +33,7 @@ void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable___cudaRegisterHostVar;
 	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -56,7 +55,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* __cudaRegisterUnifiedTable */
+/* __cudaRegisterUnifiedTable: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable___cudaRegisterUnifiedTable(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[1]);
+}
 extern char cudastub_cudart_resolve___cudaRegisterUnifiedTable[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterUnifiedTable = cudastub_cudart_resolve___cudaRegisterUnifiedTable;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void);
@@ -65,7 +68,7 @@ void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable___cudaRegisterUnifiedTable;
 	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -87,7 +90,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaGetDeviceProperties */
+/* cudaGetDeviceProperties: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaGetDeviceProperties(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[2]);
+}
 extern char cudastub_cudart_resolve_cudaGetDeviceProperties[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaGetDeviceProperties = cudastub_cudart_resolve_cudaGetDeviceProperties;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaGetDeviceProperties(void);
@@ -96,7 +103,7 @@ void *cudastub_cudart_bind_cudaGetDeviceProperties(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaGetDeviceProperties;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceProperties, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -118,7 +125,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaSignalExternalSemaphoresAsync */
+/* cudaSignalExternalSemaphoresAsync: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaSignalExternalSemaphoresAsync(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[3]);
+}
 extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void);
@@ -127,7 +138,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[3]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaSignalExternalSemaphoresAsync;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -149,7 +160,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaSignalExternalSemaphoresAsync_ptsz */
+/* cudaSignalExternalSemaphoresAsync_ptsz: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaSignalExternalSemaphoresAsync_ptsz(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[4]);
+}
 extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void);
@@ -158,7 +173,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[4]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaSignalExternalSemaphoresAsync_ptsz;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -180,7 +195,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaStreamGetCaptureInfo */
+/* cudaStreamGetCaptureInfo: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaStreamGetCaptureInfo(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[5]);
+}
 extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo = cudastub_cudart_resolve_cudaStreamGetCaptureInfo;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void);
@@ -189,7 +208,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[5]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaStreamGetCaptureInfo;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -211,7 +230,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaStreamGetCaptureInfo_ptsz */
+/* cudaStreamGetCaptureInfo_ptsz: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaStreamGetCaptureInfo_ptsz(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[6]);
+}
 extern char cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz = cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void);
@@ -220,7 +243,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[6]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaStreamGetCaptureInfo_ptsz;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -242,7 +265,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaWaitExternalSemaphoresAsync */
+/* cudaWaitExternalSemaphoresAsync: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaWaitExternalSemaphoresAsync(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[7]);
+}
 extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void);
@@ -251,7 +278,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[7]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaWaitExternalSemaphoresAsync;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -273,7 +300,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* cudaWaitExternalSemaphoresAsync_ptsz */
+/* cudaWaitExternalSemaphoresAsync_ptsz: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable_cudaWaitExternalSemaphoresAsync_ptsz(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[8]);
+}
 extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void);
@@ -282,7 +313,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[8]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable_cudaWaitExternalSemaphoresAsync_ptsz;
 	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
 	return (void *)fn;
 }

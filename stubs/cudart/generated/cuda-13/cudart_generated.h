@@ -426,9 +426,22 @@ enum {
 	F_COUNT
 };
 
-extern const unsigned cudastub_cudart_function_count;
 extern const struct cudastub_function cudastub_cudart_functions[];
 const char *cudastub_cudart_result_name(int code);
+
+/* What a call returns when it cannot forward, by reason (the spec's
+ * 'unavailable' lines): the initializer of the library's codes. */
+#define CUDASTUB_CUDART_UNAVAILABLE_CODES \
+	{ \
+		[CUDASTUB_UNAVAILABLE_LIBRARY] = cudaErrorStubLibrary, \
+		[CUDASTUB_UNAVAILABLE_FUNCTION] = cudaErrorCallRequiresNewerDriver, \
+		[CUDASTUB_UNAVAILABLE_ABI] = cudaErrorNotSupported, \
+		[CUDASTUB_UNAVAILABLE_REMOVED] = cudaErrorNotSupported, \
+	}
+_Static_assert(cudaErrorStubLibrary == 34, "the spec's number for cudaErrorStubLibrary");
+_Static_assert(cudaErrorCallRequiresNewerDriver == 36, "the spec's number for cudaErrorCallRequiresNewerDriver");
+_Static_assert(cudaErrorNotSupported == 801, "the spec's number for cudaErrorNotSupported");
+
 char cudastub_cudart_forward___cudaInitModule(void **a0);
 void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *a0);
 void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **a0);

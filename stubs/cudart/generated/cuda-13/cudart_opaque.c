@@ -13,13 +13,12 @@ static const struct cudastub_function opaque_rows[] = {
 	{ "__cudaRegisterUnifiedTable", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
 };
 
-/* Returns as every stub function does when it cannot forward. */
-static int opaque_unavailable(void)
+
+/* __cudaGetProcAddress: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable___cudaGetProcAddress(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
-
-/* __cudaGetProcAddress */
 extern char cudastub_cudart_resolve___cudaGetProcAddress[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaGetProcAddress = cudastub_cudart_resolve___cudaGetProcAddress;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaGetProcAddress(void);
@@ -28,7 +27,7 @@ void *cudastub_cudart_bind___cudaGetProcAddress(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable___cudaGetProcAddress;
 	atomic_store_explicit(&cudastub_cudart_slot___cudaGetProcAddress, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -50,7 +49,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* __cudaRegisterHostVar */
+/* __cudaRegisterHostVar: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable___cudaRegisterHostVar(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[1]);
+}
 extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
@@ -59,7 +62,7 @@ void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable___cudaRegisterHostVar;
 	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
 	return (void *)fn;
 }
@@ -81,7 +84,11 @@ __asm__(
 	"	.popsection\n"
 );
 
-/* __cudaRegisterUnifiedTable */
+/* __cudaRegisterUnifiedTable: when it cannot forward, returns as every stub function does, for its own row */
+static int unavailable___cudaRegisterUnifiedTable(void)
+{
+	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[2]);
+}
 extern char cudastub_cudart_resolve___cudaRegisterUnifiedTable[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterUnifiedTable = cudastub_cudart_resolve___cudaRegisterUnifiedTable;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void);
@@ -90,7 +97,7 @@ void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void)
 	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
 
 	if (!fn)
-		fn = (void *)opaque_unavailable;
+		fn = (void *)unavailable___cudaRegisterUnifiedTable;
 	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, (void *)fn, memory_order_release);
 	return (void *)fn;
 }

@@ -7,8 +7,6 @@
 
 #include "nvrtc_stub.h"
 
-const unsigned cudastub_nvrtc_function_count = F_COUNT;
-
 /* name, majors with the same ABI, majors where it may appear in a later
  * minor, majors with a different ABI (see loader.h) */
 const struct cudastub_function cudastub_nvrtc_functions[] = {

@@ -31,9 +31,22 @@ enum {
 	F_COUNT
 };
 
-extern const unsigned cudastub_nvrtc_function_count;
 extern const struct cudastub_function cudastub_nvrtc_functions[];
 const char *cudastub_nvrtc_result_name(int code);
+
+/* What a call returns when it cannot forward, by reason (the spec's
+ * 'unavailable' lines): the initializer of the library's codes. */
+#define CUDASTUB_NVRTC_UNAVAILABLE_CODES \
+	{ \
+		[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDASTUB_NVRTC_ERROR_STUB_LIBRARY, \
+		[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDASTUB_NVRTC_ERROR_NOT_FOUND, \
+		[CUDASTUB_UNAVAILABLE_ABI] = CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED, \
+		[CUDASTUB_UNAVAILABLE_REMOVED] = CUDASTUB_NVRTC_ERROR_NOT_FOUND, \
+	}
+_Static_assert(CUDASTUB_NVRTC_ERROR_STUB_LIBRARY == 1034, "the spec's number for CUDASTUB_NVRTC_ERROR_STUB_LIBRARY");
+_Static_assert(CUDASTUB_NVRTC_ERROR_NOT_FOUND == 1500, "the spec's number for CUDASTUB_NVRTC_ERROR_NOT_FOUND");
+_Static_assert(CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED == 1801, "the spec's number for CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED");
+
 const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0);
 const char * cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult a0);
 nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *a0, int *a1);

@@ -1,0 +1,163 @@
+/*
+ * e2e_generated_tables: what the generator wrote says what the stubs do.
+ *
+ *   - every code in each stub's ABI tables (the README shows the runtime's)
+ *     is the one that stub returns for that reason: absent in an older
+ *     major, dropped by a newer one, or a different ABI. Before the codes
+ *     came from each spec, the NVRTC and driver tables showed the runtime's
+ *     36 and 801;
+ *   - each export the runtime stub forwards without a prototype answers,
+ *     when it cannot forward, for its own gating row (all answered for the
+ *     first row before).
+ */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+
+struct stub_codes {
+	const char *lib;  /* folder under stubs/ */
+	const char *file; /* prefix of the generated files */
+	int absent, removed, abi;
+};
+
+static const struct stub_codes stubs[] = {
+	{"cudart", "cudart", cudaErrorCallRequiresNewerDriver, cudaErrorNotSupported,
+	 cudaErrorNotSupported},
+	{"nvrtc", "nvrtc", CUDASTUB_NVRTC_ERROR_NOT_FOUND, CUDASTUB_NVRTC_ERROR_NOT_FOUND,
+	 CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED},
+	{"cuda_driver", "cuda", CUDA_ERROR_NOT_FOUND, CUDA_ERROR_NOT_FOUND,
+	 CUDA_ERROR_NOT_SUPPORTED},
+};
+
+/* The whole file, or NULL (then a failed assertion names it). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t size = 0;
+
+	if (f) {
+		FILE *mem = open_memstream(&text, &size);
+		int ch;
+
+		while (mem && (ch = fgetc(f)) != EOF)
+			fputc(ch, mem);
+		if (mem)
+			fclose(mem);
+		fclose(f);
+	}
+	if (!text)
+		fprintf(stderr, "cannot read %s\n", path);
+	return text;
+}
+
+/* Counts the cells "<n> (<why>)" of a table whose n is not want. */
+static int wrong_cells(const char *table, const char *why, int want, int *seen, char *first,
+		       size_t size)
+{
+	char pattern[64];
+	int wrong = 0;
+
+	snprintf(pattern, sizeof pattern, " (%s) |", why);
+	for (const char *at = strstr(table, pattern); at; at = strstr(at + 1, pattern)) {
+		const char *start = at;
+
+		while (start > table && start[-1] >= '0' && start[-1] <= '9')
+			start--;
+		(*seen)++;
+		if (atoi(start) != want && !wrong++)
+			snprintf(first, size, "%.*s", (int)(at - start) + (int)strlen(pattern) - 2,
+				 start);
+	}
+	return wrong;
+}
+
+static void test_table_codes(void)
+{
+	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+		for (int major = 11; major <= 13; major++) {
+			char path[PATH_MAX], first[64] = "", msg[PATH_MAX + 128];
+			int seen = 0, wrong;
+			char *table;
+
+			snprintf(path, sizeof path, "%s/stubs/%s/generated/cuda-%d/%s_abi_table.md",
+				 CUDASTUB_TEST_SOURCE_DIR, stubs[s].lib, major, stubs[s].file);
+			table = slurp(path);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+			wrong = wrong_cells(table, "absent", stubs[s].absent, &seen, first,
+					    sizeof first) +
+				wrong_cells(table, "removed", stubs[s].removed, &seen, first,
+					    sizeof first) +
+				wrong_cells(table, "ABI differs", stubs[s].abi, &seen, first,
+					    sizeof first);
+			snprintf(msg, sizeof msg, "%s: %d cells name another stub's code (%s)",
+				 path, wrong, first);
+			CU_assertImplementation(wrong == 0, __LINE__, msg, __FILE__, "", CU_FALSE);
+			/* every stub's 13.0 ABI has functions 11.x lacks */
+			if (major == 13)
+				CU_ASSERT(seen > 0);
+			free(table);
+		}
+	}
+}
+
+/* In cudart_opaque.c, "opaque_rows[] = { { "name", ...}, ... }" lists the
+ * rows; each unavailable_<name>() must pass &opaque_rows[<its index>]. */
+static void test_opaque_rows(void)
+{
+	for (int major = 11; major <= 13; major++) {
+		char path[PATH_MAX], name[128], fallback[192], want[64];
+		const char *rows, *end, *at;
+		int index = 0;
+		char *text;
+
+		snprintf(path, sizeof path, "%s/stubs/cudart/generated/cuda-%d/cudart_opaque.c",
+			 CUDASTUB_TEST_SOURCE_DIR, major);
+		text = slurp(path);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+		rows = strstr(text, "opaque_rows[] = {");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(rows);
+		end = strstr(rows, "};");
+		for (at = strstr(rows, "{ \""); at && at < end; at = strstr(at + 1, "{ \"")) {
+			const char *body;
+
+			if (sscanf(at, "{ \"%127[^\"]\"", name) != 1)
+				break;
+			snprintf(fallback, sizeof fallback, "static int unavailable_%s(void)",
+				 name);
+			snprintf(want, sizeof want, "&opaque_rows[%d]);", index++);
+			body = strstr(text, fallback);
+			CU_ASSERT_PTR_NOT_NULL(body);
+			if (body) {
+				const char *close = strchr(body, '}');
+				const char *row = strstr(body, want);
+
+				CU_ASSERT(row && row < close);
+			}
+		}
+		CU_ASSERT(index >= 2);
+		free(text);
+	}
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("e2e: generated tables and fallbacks", NULL, NULL);
+
+	CU_add_test(s, "ABI tables show each stub's own codes", test_table_codes);
+	CU_add_test(s, "each opaque export answers for its own row", test_opaque_rows);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario none[] = {{NULL, NULL}};
+
+	return ts_main(argc, argv, none, register_suites);
+}
