@@ -39,21 +39,6 @@ static _Atomic(void *) runtime_update;
 static _Atomic(void *) runtime_update_ptsz;
 #endif
 
-static void *runtime_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
-static void *translate_to(const char *name, _Atomic(void *) *slot, void *translator)
-{
-	void *sym = adapt_loaded_symbol(name);
-
-	if (!sym)
-		return NULL;
-	atomic_store_explicit(slot, sym, memory_order_release);
-	return translator;
-}
-
 #if CUDASTUB_ABI_MAJOR >= 12
 /* ---- the edge-data form on a runtime that may lack it ---- */
 
@@ -66,7 +51,7 @@ static cudaError_t update_on_plain(_Atomic(void *) *slot, cudaStream_t stream,
 
 	if (!edges_are_default(dependencyData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = runtime_function(slot);
+	*(void **)&plain = adapt_slot_function(slot);
 	return plain(stream, dependencies, numDependencies, flags);
 }
 
@@ -99,7 +84,7 @@ static void *edge_data_form(const char *stub_name, const char *name, const char 
 	if (major != 11 && major != 12)
 		return NULL;
 	return adapt_chosen(stub_name, "the plain form, default edges only",
-			    translate_to(name, slot, translator));
+			    adapt_route_through(name, slot, translator));
 }
 #endif
 
@@ -112,7 +97,7 @@ static cudaError_t update_on_13(_Atomic(void *) *slot, cudaStream_t stream,
 {
 	update_with_data_fn with_data;
 
-	*(void **)&with_data = runtime_function(slot);
+	*(void **)&with_data = adapt_slot_function(slot);
 	return with_data(stream, dependencies, NULL, numDependencies, flags);
 }
 
@@ -126,7 +111,8 @@ static void *plain_form_on_13(const char *name, _Atomic(void *) *slot, void *tra
 {
 	if (adapt_loaded_major() != 13)
 		return NULL;
-	return adapt_chosen(name, "13's, edge data NULL", translate_to(name, slot, translator));
+	return adapt_chosen(name, "13's, edge data NULL",
+			    adapt_route_through(name, slot, translator));
 }
 #endif
 

@@ -239,11 +239,6 @@ static _Atomic(void *) runtime_get_properties;
 static _Atomic(void *) runtime_get_attribute;
 static _Atomic(void *) runtime_choose_device;
 
-static void *runtime_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
 /* A runtime major whose layout the table knows, other than the stub's. */
 static int translatable_major(void)
 {
@@ -260,8 +255,8 @@ static cudaError_t get_device_properties_translated(struct cudaDeviceProp *prop,
 	union device_prop_any theirs;
 	cudaError_t err;
 
-	*(void **)&get = runtime_function(&runtime_get_properties);
-	*(void **)&get_attribute = runtime_function(&runtime_get_attribute);
+	*(void **)&get = adapt_slot_function(&runtime_get_properties);
+	*(void **)&get_attribute = adapt_slot_function(&runtime_get_attribute);
 	if (!prop)
 		return get(NULL, device);
 	memset(&theirs, 0, sizeof theirs);
@@ -277,7 +272,7 @@ static cudaError_t choose_device_translated(int *device, const struct cudaDevice
 	runtime_choose_device_fn choose;
 	union device_prop_any theirs;
 
-	*(void **)&choose = runtime_function(&runtime_choose_device);
+	*(void **)&choose = adapt_slot_function(&runtime_choose_device);
 	if (!prop)
 		return choose(device, NULL);
 	device_prop_translate(&theirs, adapt_loaded_major(), prop, CUDASTUB_ABI_MAJOR, NULL, 0);

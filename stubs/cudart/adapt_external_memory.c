@@ -207,11 +207,6 @@ static _Atomic(void *) runtime_get_mapped_buffer;
 static _Atomic(void *) runtime_get_mapped_mipmapped_array;
 static _Atomic(void *) runtime_import_semaphore;
 
-static void *runtime_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
 static cudaError_t import_translated(_Atomic(void *) *slot, void *out, const void *desc,
 				     const struct descriptor_layouts *l)
 {
@@ -223,7 +218,7 @@ static cudaError_t import_translated(_Atomic(void *) *slot, void *out, const voi
 	theirs = descriptor_for_runtime(desc, l, &buf, &refused);
 	if (refused)
 		return cudaErrorNotSupported;
-	*(void **)&import = runtime_function(slot);
+	*(void **)&import = adapt_slot_function(slot);
 	return import(out, theirs);
 }
 
@@ -239,7 +234,7 @@ static cudaError_t get_mapped_translated(_Atomic(void *) *slot, void *out,
 	theirs = descriptor_for_runtime(desc, l, &buf, &refused);
 	if (refused)
 		return cudaErrorNotSupported;
-	*(void **)&get = runtime_function(slot);
+	*(void **)&get = adapt_slot_function(slot);
 	return get(out, extMem, theirs);
 }
 
@@ -280,18 +275,16 @@ import_external_semaphore_translated(cudaExternalSemaphore_t *extSem_out,
  * the generator gates only because the handle unions are anonymous and
  * named after the header they were read from); NULL for a major the stub
  * does not know. */
+/* The descriptors changed in 13.0 only. */
+static int layout_differs(int major)
+{
+	return (major >= 13) != (CUDASTUB_ABI_MAJOR >= 13);
+}
+
 static void *translate_to(const char *name, _Atomic(void *) *slot, void *translator)
 {
-	int major = adapt_loaded_major();
-	void *sym;
-
-	if (major < 11 || major > 13)
-		return NULL;
-	sym = adapt_loaded_symbol(name);
-	if (!sym || (major == 13) == (CUDASTUB_ABI_MAJOR == 13))
-		return adapt_chosen(name, "the same layout, as it is", sym);
-	atomic_store_explicit(slot, sym, memory_order_release);
-	return adapt_chosen(name, "descriptor translated", translator);
+	return adapt_translate_if_differs(layout_differs, name, slot, translator,
+					  "descriptor translated");
 }
 
 cudaImportExternalMemory_fn cudastub_cudart_adapt_cudaImportExternalMemory(void)

@@ -66,23 +66,6 @@ static _Atomic(void *) runtime_get_edges;
 static _Atomic(void *) runtime_node_get_dependencies;
 static _Atomic(void *) runtime_node_get_dependent_nodes;
 
-static void *runtime_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
-/* Stores the runtime's NAME in slot and returns translator, or NULL when the
- * runtime does not export NAME. */
-static void *translate_to(const char *name, _Atomic(void *) *slot, void *translator)
-{
-	void *sym = adapt_loaded_symbol(name);
-
-	if (!sym)
-		return NULL;
-	atomic_store_explicit(slot, sym, memory_order_release);
-	return translator;
-}
-
 #if CUDASTUB_ABI_MAJOR >= 12
 /* ---- the edge-data form on a runtime that may lack it (11.x, 12.0-12.2) ---- */
 
@@ -95,7 +78,7 @@ static cudaError_t add_dependencies_on_plain(cudaGraph_t graph, const cudaGraphN
 
 	if (!edges_are_default(edgeData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = runtime_function(&runtime_add_dependencies);
+	*(void **)&plain = adapt_slot_function(&runtime_add_dependencies);
 	return plain(graph, from, to, numDependencies);
 }
 
@@ -108,7 +91,7 @@ static cudaError_t remove_dependencies_on_plain(cudaGraph_t graph, const cudaGra
 
 	if (!edges_are_default(edgeData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = runtime_function(&runtime_remove_dependencies);
+	*(void **)&plain = adapt_slot_function(&runtime_remove_dependencies);
 	return plain(graph, from, to, numDependencies);
 }
 
@@ -129,7 +112,7 @@ static cudaError_t get_edges_on_plain(cudaGraph_t graph, cudaGraphNode_t *from, 
 	if (edgeData && (!from || !to || !numEdges))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *numEdges : 0;
-	*(void **)&plain = runtime_function(&runtime_get_edges);
+	*(void **)&plain = adapt_slot_function(&runtime_get_edges);
 	err = plain(graph, from, to, numEdges);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
@@ -147,7 +130,7 @@ static cudaError_t node_edges_on_plain(_Atomic(void *) *slot, cudaGraphNode_t no
 	if (edgeData && (!nodes || !count))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *count : 0;
-	*(void **)&plain = runtime_function(slot);
+	*(void **)&plain = adapt_slot_function(slot);
 	err = plain(node, nodes, count);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
@@ -186,7 +169,7 @@ static void *edge_data_form(const char *stub_name, const char *name, const char 
 	if (major != 11 && major != 12)
 		return NULL;
 	return adapt_chosen(stub_name, "the plain form, default edges only",
-			    translate_to(name, slot, translator));
+			    adapt_route_through(name, slot, translator));
 }
 #endif
 
@@ -198,7 +181,7 @@ static cudaError_t add_dependencies_on_13(cudaGraph_t graph, const cudaGraphNode
 {
 	add_edges_with_data_fn with_data;
 
-	*(void **)&with_data = runtime_function(&runtime_add_dependencies);
+	*(void **)&with_data = adapt_slot_function(&runtime_add_dependencies);
 	return with_data(graph, from, to, NULL, numDependencies);
 }
 
@@ -207,7 +190,7 @@ static cudaError_t remove_dependencies_on_13(cudaGraph_t graph, const cudaGraphN
 {
 	add_edges_with_data_fn with_data;
 
-	*(void **)&with_data = runtime_function(&runtime_remove_dependencies);
+	*(void **)&with_data = adapt_slot_function(&runtime_remove_dependencies);
 	return with_data(graph, from, to, NULL, numDependencies);
 }
 
@@ -216,7 +199,7 @@ static cudaError_t get_edges_on_13(cudaGraph_t graph, cudaGraphNode_t *from, cud
 {
 	get_edges_with_data_fn with_data;
 
-	*(void **)&with_data = runtime_function(&runtime_get_edges);
+	*(void **)&with_data = adapt_slot_function(&runtime_get_edges);
 	return with_data(graph, from, to, NULL, numEdges);
 }
 
@@ -225,7 +208,7 @@ static cudaError_t node_get_dependencies_on_13(cudaGraphNode_t node, cudaGraphNo
 {
 	node_edges_with_data_fn with_data;
 
-	*(void **)&with_data = runtime_function(&runtime_node_get_dependencies);
+	*(void **)&with_data = adapt_slot_function(&runtime_node_get_dependencies);
 	return with_data(node, pDependencies, NULL, pNumDependencies);
 }
 
@@ -235,7 +218,7 @@ static cudaError_t node_get_dependent_nodes_on_13(cudaGraphNode_t node,
 {
 	node_edges_with_data_fn with_data;
 
-	*(void **)&with_data = runtime_function(&runtime_node_get_dependent_nodes);
+	*(void **)&with_data = adapt_slot_function(&runtime_node_get_dependent_nodes);
 	return with_data(node, pDependentNodes, NULL, pNumDependentNodes);
 }
 
@@ -244,7 +227,8 @@ static void *plain_form_on_13(const char *name, _Atomic(void *) *slot, void *tra
 {
 	if (adapt_loaded_major() != 13)
 		return NULL;
-	return adapt_chosen(name, "13's, edge data NULL", translate_to(name, slot, translator));
+	return adapt_chosen(name, "13's, edge data NULL",
+			    adapt_route_through(name, slot, translator));
 }
 #endif
 

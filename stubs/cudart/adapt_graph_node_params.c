@@ -81,22 +81,12 @@ typedef cudaError_t (*exec_node_set_params_fn)(cudaGraphExec_t, cudaGraphNode_t,
 
 static _Atomic(void *) runtime_add_node;
 
-static void *runtime_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
 /* stub_name's translator (how: its rule) over the runtime's name, stored in
  * slot; NULL when the runtime does not export name. */
 static void *translate_to(const char *stub_name, const char *name, const char *how,
 			  _Atomic(void *) *slot, void *translator)
 {
-	void *sym = adapt_loaded_symbol(name);
-
-	if (!sym)
-		return NULL;
-	atomic_store_explicit(slot, sym, memory_order_release);
-	return adapt_chosen(stub_name, how, translator);
+	return adapt_chosen(stub_name, how, adapt_route_through(name, slot, translator));
 }
 #endif
 
@@ -126,7 +116,7 @@ static cudaError_t add_node_on_12_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&add = runtime_function(&runtime_add_node);
+	*(void **)&add = adapt_slot_function(&runtime_add_node);
 	return add(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
 }
 
@@ -140,7 +130,7 @@ static cudaError_t add_node_on_12_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t
 
 	if (!node_params_fit_12(nodeParams) || !edges_are_default(dependencyData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&add = runtime_function(&runtime_add_node);
+	*(void **)&add = adapt_slot_function(&runtime_add_node);
 	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
 
@@ -151,7 +141,7 @@ static cudaError_t node_set_params_on_12(cudaGraphNode_t node,
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&set = runtime_function(&runtime_node_set_params);
+	*(void **)&set = adapt_slot_function(&runtime_node_set_params);
 	return set(node, nodeParams);
 }
 
@@ -162,7 +152,7 @@ static cudaError_t exec_node_set_params_on_12(cudaGraphExec_t graphExec, cudaGra
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&set = runtime_function(&runtime_exec_node_set_params);
+	*(void **)&set = adapt_slot_function(&runtime_exec_node_set_params);
 	return set(graphExec, node, nodeParams);
 }
 
@@ -212,7 +202,7 @@ static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
 {
 	add_node_with_data_fn add;
 
-	*(void **)&add = runtime_function(&runtime_add_node);
+	*(void **)&add = adapt_slot_function(&runtime_add_node);
 	return add(pGraphNode, graph, pDependencies, NULL, numDependencies, nodeParams);
 }
 
@@ -227,7 +217,7 @@ static cudaError_t add_node_v2_on_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t
 
 	if (!edges_are_default(dependencyData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&add = runtime_function(&runtime_add_node);
+	*(void **)&add = adapt_slot_function(&runtime_add_node);
 	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
 

@@ -40,4 +40,43 @@ static inline void *adapt_chosen(const char *name, const char *how, void *target
 	return target;
 }
 
+/* The majors whose layouts the generated tables record (cudart_layouts.h):
+ * a runtime outside them is not translated for. */
+enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
+
+/* The runtime function a translator calls: what adapt_route_through stored. */
+static inline void *adapt_slot_function(_Atomic(void *) *slot)
+{
+	return atomic_load_explicit(slot, memory_order_acquire);
+}
+
+/* Stores the runtime's export `name` in slot, for translator to call, and
+ * returns translator; NULL when the runtime does not export `name`. */
+static inline void *adapt_route_through(const char *name, _Atomic(void *) *slot, void *translator)
+{
+	void *sym = adapt_loaded_symbol(name);
+
+	if (!sym)
+		return NULL;
+	atomic_store_explicit(slot, sym, memory_order_release);
+	return translator;
+}
+
+/* What stands in for `name` where the runtime's layouts may not be the
+ * stub's: the runtime's own function when differs(major) says they are the
+ * same, else translator over it (how: its rule, for the debug log). NULL
+ * without a runtime of a recorded major that exports `name`. */
+static inline void *adapt_translate_if_differs(int (*differs)(int major), const char *name,
+					       _Atomic(void *) *slot, void *translator,
+					       const char *how)
+{
+	int major = adapt_loaded_major();
+
+	if (major < ADAPT_OLDEST_MAJOR || major > ADAPT_NEWEST_MAJOR)
+		return NULL;
+	if (!differs(major))
+		return adapt_chosen(name, "the same layouts, as it is", adapt_loaded_symbol(name));
+	return adapt_chosen(name, how, adapt_route_through(name, slot, translator));
+}
+
 #endif

@@ -119,11 +119,6 @@ typedef cudaError_t (*runtime_add_mem_alloc_node_fn)(cudaGraphNode_t *, cudaGrap
 static _Atomic(void *) runtime_mem_pool_create;
 static _Atomic(void *) runtime_add_mem_alloc_node;
 
-static void *runtime_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
 static cudaError_t mem_pool_create_on_older(cudaMemPool_t *memPool,
 					    const struct cudaMemPoolProps *poolProps)
 {
@@ -131,7 +126,7 @@ static cudaError_t mem_pool_create_on_older(cudaMemPool_t *memPool,
 
 	if (poolProps && !pool_props_fit(poolProps, adapt_loaded_major()))
 		return cudaErrorNotSupported;
-	*(void **)&create = runtime_function(&runtime_mem_pool_create);
+	*(void **)&create = adapt_slot_function(&runtime_mem_pool_create);
 	return create(memPool, poolProps);
 }
 
@@ -144,7 +139,7 @@ static cudaError_t add_mem_alloc_node_on_older(cudaGraphNode_t *pGraphNode, cuda
 
 	if (nodeParams && !pool_props_fit(&nodeParams->poolProps, adapt_loaded_major()))
 		return cudaErrorNotSupported;
-	*(void **)&add = runtime_function(&runtime_add_mem_alloc_node);
+	*(void **)&add = adapt_slot_function(&runtime_add_mem_alloc_node);
 	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
 

@@ -238,11 +238,6 @@ static _Atomic(void *) runtime_get_surface_resource_desc;
 static _Atomic(void *) runtime_get_texture_desc;
 static _Atomic(void *) runtime_get_view_desc;
 
-static void *runtime_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
 /* ---- descriptors the caller gives, in the runtime's layout ---- */
 
 /* The caller's resource descriptor for the runtime: itself, or a widened
@@ -287,10 +282,10 @@ static const void *texture_desc_for_runtime(const void *desc, union texture_desc
 					    runtime_create_texture_fn *create, int *refused)
 {
 	int major = adapt_loaded_major();
-	void *v2 = runtime_function(&runtime_create_texture_object_v2);
+	void *v2 = adapt_slot_function(&runtime_create_texture_object_v2);
 
 	*refused = 0;
-	*(void **)create = runtime_function(&runtime_create_texture_object);
+	*(void **)create = adapt_slot_function(&runtime_create_texture_object);
 	if (!desc || !texture_layouts_differ(major))
 		return desc;
 	if (major != 11) {
@@ -342,7 +337,7 @@ static cudaError_t create_surface_object_translated(cudaSurfaceObject_t *pSurfOb
 	res = resource_desc_for_runtime(pResDesc, &res_buf, &refused);
 	if (refused)
 		return cudaErrorNotSupported;
-	*(void **)&create = runtime_function(&runtime_create_surface_object);
+	*(void **)&create = adapt_slot_function(&runtime_create_surface_object);
 	return create(pSurfObject, res);
 }
 
@@ -355,7 +350,7 @@ static cudaError_t get_resource_desc_any(_Atomic(void *) *slot, struct cudaResou
 	runtime_get_desc_fn get;
 	cudaError_t err;
 
-	*(void **)&get = runtime_function(slot);
+	*(void **)&get = adapt_slot_function(slot);
 	if (!pResDesc)
 		return get(NULL, object);
 	err = get(&theirs, object);
@@ -387,7 +382,7 @@ static cudaError_t get_view_desc_translated(struct cudaResourceViewDesc *pResVie
 	runtime_get_desc_fn get;
 	cudaError_t err;
 
-	*(void **)&get = runtime_function(&runtime_get_view_desc);
+	*(void **)&get = adapt_slot_function(&runtime_get_view_desc);
 	if (!pResViewDesc)
 		return get(NULL, texObject);
 	err = get(&theirs, texObject);
@@ -404,7 +399,7 @@ static cudaError_t get_texture_desc_translated(struct cudaTextureDesc *pTexDesc,
 	runtime_get_desc_fn get;
 	cudaError_t err;
 
-	*(void **)&get = runtime_function(&runtime_get_texture_desc);
+	*(void **)&get = adapt_slot_function(&runtime_get_texture_desc);
 	if (!pTexDesc)
 		return get(NULL, texObject);
 	err = get(&theirs, texObject);
@@ -424,16 +419,7 @@ static cudaError_t get_texture_desc_translated(struct cudaTextureDesc *pTexDesc,
 static void *translate_to(int (*differ)(int), const char *name, _Atomic(void *) *slot,
 			  void *translator)
 {
-	int major = adapt_loaded_major();
-	void *sym;
-
-	if (major < 11 || major > 13)
-		return NULL;
-	sym = adapt_loaded_symbol(name);
-	if (!sym || !differ(major))
-		return adapt_chosen(name, "the same layouts, as it is", sym);
-	atomic_store_explicit(slot, sym, memory_order_release);
-	return adapt_chosen(name, "descriptors translated", translator);
+	return adapt_translate_if_differs(differ, name, slot, translator, "descriptors translated");
 }
 
 static int any_layout_differs(int major)
@@ -537,7 +523,7 @@ static cudaError_t create_texture_object_v2_translated(
 	view = view_desc_for_runtime(pResViewDesc, &view_buf, &refused_view);
 	if (refused_res || refused_view)
 		return cudaErrorNotSupported;
-	*(void **)&create = runtime_function(&runtime_create_texture_object);
+	*(void **)&create = adapt_slot_function(&runtime_create_texture_object);
 	return create(pTexObject, res, pTexDesc, view);
 }
 
