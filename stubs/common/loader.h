@@ -176,6 +176,10 @@ CUDASTUB_HIDDEN enum cudastub_unavailable
 cudastub_loader_why_unavailable(struct cudastub_library *lib, const struct cudastub_function *fn);
 CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
 						const struct cudastub_function *fn);
+/* For the probes (cudaGetDeviceCount, cuDriverGetVersion, ...): sets *out
+ * to 0, as the design asks of a missing library, and returns the code. */
+CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, int *out,
+						  const struct cudastub_function *fn);
 
 /* loader_log.c */
 CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_search *s, const char *text);
@@ -219,6 +223,13 @@ CUDASTUB_HIDDEN int cudastub_ldcache_each(const char *soname,
 CUDASTUB_HIDDEN void cudastub_fork_guard_install(void);
 CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
+
+/* loader_versions.c: a CUDA version (12040) as major and minor; -1 for
+ * none (0 or less). */
+CUDASTUB_HIDDEN int cudastub_version_decode(int version, int *major, int *minor);
+/* cuDriverGetVersion of an opened driver: its code (0 for success), or -1
+ * when it has none; *version is 0 unless it answered. */
+CUDASTUB_HIDDEN int cudastub_driver_version(void *driver, int *version);
 
 /* loader_resolve_x86_64.S: see there. */
 CUDASTUB_HIDDEN void cudastub_asm_resolve(void);

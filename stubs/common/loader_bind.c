@@ -36,6 +36,14 @@ int cudastub_loader_unavailable(struct cudastub_library *lib, const struct cudas
 	return lib->codes[cudastub_loader_why_unavailable(lib, fn)];
 }
 
+int cudastub_loader_zero_and_fail(struct cudastub_library *lib, int *out,
+				  const struct cudastub_function *fn)
+{
+	if (out)
+		*out = 0;
+	return cudastub_loader_unavailable(lib, fn);
+}
+
 void *cudastub_loader_bind(struct cudastub_library *lib, const struct cudastub_function *fn)
 {
 	uint32_t bit;

@@ -47,20 +47,15 @@ CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pS
 	return cudastub_cuda_fallback_cuGetErrorName(error, pStr);
 }
 
-static CUresult zero_and_fail(int *out, int row)
-{
-	if (out)
-		*out = 0;
-	return (CUresult)cudastub_loader_unavailable(&cudastub_cuda_library,
-						     &cudastub_cuda_functions[row]);
-}
-
 CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *driverVersion)
 {
-	return zero_and_fail(driverVersion, F_cuDriverGetVersion);
+	return (CUresult)cudastub_loader_zero_and_fail(
+		&cudastub_cuda_library, driverVersion,
+		&cudastub_cuda_functions[F_cuDriverGetVersion]);
 }
 
 CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *count)
 {
-	return zero_and_fail(count, F_cuDeviceGetCount);
+	return (CUresult)cudastub_loader_zero_and_fail(
+		&cudastub_cuda_library, count, &cudastub_cuda_functions[F_cuDeviceGetCount]);
 }

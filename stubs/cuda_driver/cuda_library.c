@@ -1,6 +1,7 @@
 /*
- * The driver stub's description for the loader, its version probe, and its
- * introspection entry points.
+ * The driver stub's library for the loader: what the spec describes
+ * (tools/gen_stubs/specs/cuda.spec), its version probe and what it turns
+ * down.
  *
  * The driver ships with the NVIDIA driver, not the toolkit, under one
  * SONAME whatever its version: libcuda.so.1, never the unversioned
@@ -20,62 +21,27 @@
 #error "CUDASTUB_ABI_MAJOR and CUDASTUB_ABI_MINOR come from the build"
 #endif
 
-/* Major 0: one name for every driver version; the probe says which. */
-static const struct cudastub_soname cuda_sonames[] = {
-	{0, "libcuda.so.1"},
-	{0, NULL},
-};
-
-static const char *const no_wheel_dirs[] = {NULL};
-
-typedef CUresult (*driver_version_fn)(int *);
-
 static const char *cuda_reject(void *handle)
 {
-	driver_version_fn get;
-	int version = 0;
+	int version;
 
-	*(void **)&get = dlsym(handle, "cuDriverGetVersion");
-	if (get && get(&version) == CUDA_ERROR_STUB_LIBRARY)
+	if (cudastub_driver_version(handle, &version) == CUDA_ERROR_STUB_LIBRARY)
 		return "NVIDIA's link-time stub (the toolkit's stubs/libcuda.so), not a driver";
 	return NULL;
 }
 
 static int cuda_probe_version(void *handle, const char *path, int *major, int *minor)
 {
-	driver_version_fn get;
-	int version = 0;
+	int version;
 
 	(void)path;
-	*(void **)&get = dlsym(handle, "cuDriverGetVersion");
-	if (!get || get(&version) != CUDA_SUCCESS || version <= 0)
+	if (cudastub_driver_version(handle, &version) != CUDA_SUCCESS)
 		return -1;
-	*major = version / 1000;
-	*minor = (version % 1000) / 10;
-	return 0;
+	return cudastub_version_decode(version, major, minor);
 }
 
 struct cudastub_library cudastub_cuda_library = {
-	.name = "cuda",
-	.env_path = "CUDASTUB_CUDA_PATH",
-	.env_major = "CUDASTUB_CUDA_MAJOR",
-	.family = "libcuda",
-	.sonames = cuda_sonames,
-	.wheel_dirs = no_wheel_dirs,
+	CUDASTUB_CUDA_DESCRIPTION,
 	.probe_version = cuda_probe_version,
 	.reject = cuda_reject,
-	.codes = CUDASTUB_CUDA_UNAVAILABLE_CODES,
-	.abi_major = CUDASTUB_ABI_MAJOR,
-	.abi_minor = CUDASTUB_ABI_MINOR,
-	CUDASTUB_LIBRARY_STATE_INIT("cuda"),
 };
-
-CUDASTUB_EXPORT const cudastub_library_info *cudastub_cuda_info(void)
-{
-	return cudastub_loader_info(&cudastub_cuda_library);
-}
-
-CUDASTUB_EXPORT cudastub_state cudastub_cuda_load(void)
-{
-	return cudastub_loader_load(&cudastub_cuda_library);
-}

@@ -46,25 +46,22 @@ const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 }
 
 /* The probes set their outputs to 0: callers print them, or test > 0. */
-static cudaError_t zero_and_fail(int *out, int row)
-{
-	if (out)
-		*out = 0;
-	return (cudaError_t)cudastub_loader_unavailable(&cudastub_cudart_library,
-							&cudastub_cudart_functions[row]);
-}
-
 cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *count)
 {
-	return zero_and_fail(count, F_cudaGetDeviceCount);
+	return (cudaError_t)cudastub_loader_zero_and_fail(
+		&cudastub_cudart_library, count, &cudastub_cudart_functions[F_cudaGetDeviceCount]);
 }
 
 cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *runtimeVersion)
 {
-	return zero_and_fail(runtimeVersion, F_cudaRuntimeGetVersion);
+	return (cudaError_t)cudastub_loader_zero_and_fail(
+		&cudastub_cudart_library, runtimeVersion,
+		&cudastub_cudart_functions[F_cudaRuntimeGetVersion]);
 }
 
 cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *driverVersion)
 {
-	return zero_and_fail(driverVersion, F_cudaDriverGetVersion);
+	return (cudaError_t)cudastub_loader_zero_and_fail(
+		&cudastub_cudart_library, driverVersion,
+		&cudastub_cudart_functions[F_cudaDriverGetVersion]);
 }

@@ -1,6 +1,7 @@
 /*
- * The runtime stub's description for the loader, its version probe, the
- * driver-aware choice of major, and its introspection entry points.
+ * The runtime stub's library for the loader: what the spec describes
+ * (tools/gen_stubs/specs/cudart.spec), its version probe, the driver-aware
+ * choice of major, and the replay of deferred registrations.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -14,21 +15,6 @@
 #ifndef CUDASTUB_ABI_MAJOR
 #error "CUDASTUB_ABI_MAJOR and CUDASTUB_ABI_MINOR come from the build"
 #endif
-
-/* Every 11.x runtime ships as libcudart.so.11.0. */
-static const struct cudastub_soname cudart_sonames[] = {
-	{13, "libcudart.so.13"},
-	{12, "libcudart.so.12"},
-	{11, "libcudart.so.11.0"},
-	{0, NULL},
-};
-
-/* CUDA 13 wheels share one folder; 11 and 12 have one per component. */
-static const char *const cudart_wheel_dirs[] = {
-	"nvidia/cu13/lib",
-	"nvidia/cuda_runtime/lib",
-	NULL,
-};
 
 /* "libcudart.so.11.8.89" -> 11, 8: the file a SONAME link points to. */
 static int version_from_file_name(const char *path, int *major, int *minor)
@@ -57,11 +43,8 @@ static int cudart_probe_version(void *handle, const char *path, int *major, int 
 	*(void **)&get = dlsym(handle, "cudaRuntimeGetVersion");
 	if (!get)
 		return -1;
-	if (get(&v) == cudaSuccess && v > 0) {
-		*major = v / 1000;
-		*minor = (v % 1000) / 10;
+	if (get(&v) == cudaSuccess && cudastub_version_decode(v, major, minor) == 0)
 		return 0;
-	}
 	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map->l_name && *map->l_name &&
 	    version_from_file_name(map->l_name, major, minor) == 0)
 		return 0;
@@ -85,10 +68,9 @@ static int cudart_probe_version(void *handle, const char *path, int *major, int 
 static uint32_t cudart_preferred_majors(struct cudastub_search *search)
 {
 	struct cudastub_library *lib = search->lib;
-	int (*get)(int *);
 	char choice[160];
 	void *driver;
-	int version = 0, is_stub;
+	int version, major, minor, is_stub;
 	uint32_t mask = 0;
 
 	driver = cudastub_dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -100,8 +82,8 @@ static uint32_t cudart_preferred_majors(struct cudastub_search *search)
 	if (is_stub)
 		cudastub_log_debug(lib, "libcuda.so.1 is a cudastub shim: asking the driver "
 					"behind it, then closing it");
-	*(void **)&get = dlsym(driver, "cuDriverGetVersion");
-	if (!get || get(&version) != 0 || version <= 0) {
+	if (cudastub_driver_version(driver, &version) != 0 ||
+	    cudastub_version_decode(version, &major, &minor) != 0) {
 		cudastub_log_debug(lib, "libcuda.so.1 answers no version: no preference of major");
 		cudastub_dlclose(driver);
 		return 0;
@@ -109,38 +91,19 @@ static uint32_t cudart_preferred_majors(struct cudastub_search *search)
 	if (is_stub)
 		cudastub_dlclose(driver);
 	search->info.driver_version = version;
-	for (int major = 1; major <= version / 1000 && major < 32; major++)
-		mask |= CUDASTUB_MAJOR_BIT(major);
+	for (int m = 1; m <= major && m < 32; m++)
+		mask |= CUDASTUB_MAJOR_BIT(m);
 	snprintf(choice, sizeof choice,
-		 "driver supports CUDA %d.%d: runtimes up to %d searched first", version / 1000,
-		 (version % 1000) / 10, version / 1000);
+		 "driver supports CUDA %d.%d: runtimes up to %d searched first", major, minor,
+		 major);
 	search->info.choice = cudastub_log_keep(search, choice);
 	cudastub_log_debug(lib, "%s", choice);
 	return mask;
 }
 
 struct cudastub_library cudastub_cudart_library = {
-	.name = "cudart",
-	.env_path = "CUDASTUB_CUDART_PATH",
-	.env_major = "CUDASTUB_CUDART_MAJOR",
-	.family = "libcudart",
-	.sonames = cudart_sonames,
-	.wheel_dirs = cudart_wheel_dirs,
+	CUDASTUB_CUDART_DESCRIPTION,
 	.probe_version = cudart_probe_version,
 	.preferred_majors = cudart_preferred_majors,
 	.after_load = cudart_registry_replay,
-	.codes = CUDASTUB_CUDART_UNAVAILABLE_CODES,
-	.abi_major = CUDASTUB_ABI_MAJOR,
-	.abi_minor = CUDASTUB_ABI_MINOR,
-	CUDASTUB_LIBRARY_STATE_INIT("cudart"),
 };
-
-CUDASTUB_EXPORT const cudastub_library_info *cudastub_cudart_info(void)
-{
-	return cudastub_loader_info(&cudastub_cudart_library);
-}
-
-CUDASTUB_EXPORT cudastub_state cudastub_cudart_load(void)
-{
-	return cudastub_loader_load(&cudastub_cudart_library);
-}

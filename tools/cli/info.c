@@ -7,14 +7,18 @@
 
 #include <string.h>
 
+#include "cuda_names.h"
+#include "cudart_names.h"
+#include "nvrtc_names.h"
+
 /* In cudastub_lib order. */
 static const struct {
 	const char *name, *env_path;
 	int driver_aware;
 } known[CUDASTUB_LIB_COUNT] = {
-	[CUDASTUB_LIB_CUDART] = {"cudart", "CUDASTUB_CUDART_PATH", 1},
-	[CUDASTUB_LIB_NVRTC] = {"nvrtc", "CUDASTUB_NVRTC_PATH", 0},
-	[CUDASTUB_LIB_CUDA] = {"cuda", "CUDASTUB_CUDA_PATH", 0},
+	[CUDASTUB_LIB_CUDART] = {"cudart", CUDASTUB_CUDART_ENV_PATH, 1},
+	[CUDASTUB_LIB_NVRTC] = {"nvrtc", CUDASTUB_NVRTC_ENV_PATH, 0},
+	[CUDASTUB_LIB_CUDA] = {"cuda", CUDASTUB_CUDA_ENV_PATH, 0},
 };
 
 void cli_collect(struct cli_library *libs, int load)

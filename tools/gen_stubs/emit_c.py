@@ -79,6 +79,7 @@ def emit(spec, abi, rows, names, header_note):
         same, later, other = rows[n]
         out.append("\t{ \"%s\", %s, %s, %s }," % (n, _mask(same), _mask(later), _mask(other)))
     out.append("};")
+    out += emit_entry_points(spec)
     for n in order:
         fn = abi.functions[n]
         ret, params = _split_decl(n, fn["decl"])
@@ -222,7 +223,8 @@ def emit_declarations(spec, abi, header_note):
     """Prototypes of the hand-written side, so both halves agree."""
     lib = spec.library
     out = [header_note, "#ifndef CUDASTUB_%s_GENERATED_H" % lib.upper(),
-           "#define CUDASTUB_%s_GENERATED_H" % lib.upper(), ""]
+           "#define CUDASTUB_%s_GENERATED_H" % lib.upper(), "",
+           '#include "%s_names.h"' % lib, ""]
     out.append("/* Rows of cudastub_%s_functions. */" % lib)
     out.append("enum {")
     for n in sorted(abi.functions):
@@ -243,6 +245,7 @@ def emit_declarations(spec, abi, header_note):
     for number, constant in sorted(set(spec.unavailable.values())):
         out.append("_Static_assert(%s == %d, \"the spec's number for %s\");" % (constant, number, constant))
     out.append("")
+    out += _description(spec)
     for n in sorted(abi.functions):
         ret, params = _split_decl(n, abi.functions[n]["decl"])
         params, _names = _rename_params(params)
@@ -258,6 +261,59 @@ def emit_declarations(spec, abi, header_note):
     out.append("#endif")
     out.append("")
     return "\n".join(out)
+
+
+def _description(spec):
+    """The library's description for the loader, from the spec: the fixed
+    half of struct cudastub_library (loader.h), as an initializer."""
+    lib = spec.library
+    sonames = ", ".join('{%d, "%s"}' % s for s in spec.sonames) + ", {0, NULL}"
+    wheels = "".join('"%s", ' % d for d in spec.wheel_dirs) + "NULL"
+    fields = ['.name = "%s"' % lib, ".env_path = CUDASTUB_%s_ENV_PATH" % lib.upper(),
+              ".env_major = CUDASTUB_%s_ENV_MAJOR" % lib.upper(), '.family = "%s"' % spec.family,
+              ".sonames = (const struct cudastub_soname[]){%s}" % sonames,
+              ".wheel_dirs = (const char *const[]){%s}" % wheels]
+    if spec.companion:
+        fields.append('.companion_format = "%s"' % spec.companion)
+    fields += [".codes = CUDASTUB_%s_UNAVAILABLE_CODES" % lib.upper(),
+               ".abi_major = CUDASTUB_ABI_MAJOR", ".abi_minor = CUDASTUB_ABI_MINOR",
+               'CUDASTUB_LIBRARY_STATE_INIT("%s")' % lib]
+    out = ["/* The library as its spec describes it: SONAMEs by major (newest first),",
+           " * pip wheel folders, variables; the stub adds its probes and hooks. */",
+           "#define CUDASTUB_%s_DESCRIPTION \\" % lib.upper()]
+    out += ["\t%s, \\" % f for f in fields[:-1]]
+    out.append("\t%s" % fields[-1])
+    out.append("")
+    return out
+
+
+def emit_names(spec, header_note):
+    """The names a stub and the cudastub command share, whatever the ABI."""
+    lib = spec.library.upper()
+    return "\n".join([header_note, "#ifndef CUDASTUB_%s_NAMES_H" % lib,
+                      "#define CUDASTUB_%s_NAMES_H" % lib, "",
+                      "/* the override and pin variables (specs/%s.spec) */" % spec.library,
+                      '#define CUDASTUB_%s_ENV_PATH "%s"' % (lib, spec.env_path),
+                      '#define CUDASTUB_%s_ENV_MAJOR "%s"' % (lib, spec.env_major), "",
+                      "#endif", ""])
+
+
+def emit_entry_points(spec):
+    """cudastub_<lib>_info and cudastub_<lib>_load (cudastub.h)."""
+    lib = spec.library
+    return ["", "/* Introspection (cudastub.h) */",
+            "CUDASTUB_EXPORT const cudastub_library_info *cudastub_%s_info(void)" % lib,
+            "{", "\treturn cudastub_loader_info(&cudastub_%s_library);" % lib, "}", "",
+            "CUDASTUB_EXPORT cudastub_state cudastub_%s_load(void)" % lib,
+            "{", "\treturn cudastub_loader_load(&cudastub_%s_library);" % lib, "}"]
+
+
+def emit_cmake(spec, header_note):
+    """The SONAMEs for CMake: cudastub_<lib>_soname_<major> (major 0: _any)."""
+    out = ["# " + header_note[3:-3], ""]
+    for major, name in spec.sonames:
+        out.append("set(cudastub_%s_soname_%s %s)" % (spec.library, major or "any", name))
+    return "\n".join(out) + "\n"
 
 
 def emit_opaque(spec, names, rows, header_note):

@@ -88,6 +88,20 @@ def gating(spec, build, abis, exports):
     return rows
 
 
+def cmd_soname(args):
+    """Prints the SONAME for --major (or the one for every major); exits 1
+    when the spec names none."""
+    spec = records.Spec(args.spec)
+    names = [n for m, n in spec.sonames if m in (args.major, 0)]
+    if not names:
+        sys.exit(1)
+    print(names[0])
+
+
+def cmd_folder(args):
+    print(records.Spec(args.spec).folder)
+
+
 def cmd_stubs(args):
     import emit_c
 
@@ -107,6 +121,10 @@ def cmd_stubs(args):
     majors = [a.major for a in abis]
     # the layouts of every recorded major, for the adapters' checks: one
     # file, whatever the build's ABI, and none for a stub with no adapter
+    write(os.path.join(args.out, "%s_names.h" % spec.library),
+          emit_c.emit_names(spec, note("stubs", "tools/gen_stubs/specs/%s.spec" % spec.library)))
+    write(os.path.join(args.out, "%s_sonames.cmake" % spec.library),
+          emit_c.emit_cmake(spec, note("stubs", "tools/gen_stubs/specs/%s.spec" % spec.library)))
     layouts = emit_c.emit_layouts(spec.library, abis, note("stubs", sources), spec.adapters)
     if spec.adapters and "#define CUDASTUB_LAYOUT_" in layouts:
         write(os.path.join(args.out, "%s_layouts.h" % spec.library), layouts)
@@ -164,12 +182,18 @@ def main():
     e.add_argument("library")
     e.add_argument("--soname")
     e.add_argument("-o", "--output", required=True)
+    n = sub.add_parser("soname", help="the SONAME a spec gives a major (for scripts)")
+    n.add_argument("--spec", required=True)
+    n.add_argument("--major", type=int, required=True)
+    f = sub.add_parser("folder", help="the stub's folder under stubs/ (for scripts)")
+    f.add_argument("--spec", required=True)
     s = sub.add_parser("stubs")
     s.add_argument("--spec", required=True)
     s.add_argument("--data", required=True)
     s.add_argument("--out", required=True)
     args = p.parse_args()
-    {"abi": cmd_abi, "exports": cmd_exports, "stubs": cmd_stubs}[args.cmd](args)
+    {"abi": cmd_abi, "exports": cmd_exports, "stubs": cmd_stubs, "soname": cmd_soname,
+     "folder": cmd_folder}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -94,6 +94,14 @@ class Spec:
       later_minors yes|no     see gating in gen_stubs.py
       opaque yes|no           also export, without a prototype, what the real
                               library exports and no header declares
+      family NAME             file name prefix ("libnvrtc")
+      folder NAME             the stub's folder under stubs/ (default: library)
+      soname MAJOR NAME       the real library's SONAME for MAJOR (0: one name
+                              for every version), newest first; may repeat
+      wheel_dir DIR...        pip wheel folders, relative to site-packages
+      env PATH_VAR MAJOR_VAR  the override and pin variables
+      companion FORMAT        what the real library dlopens beside itself
+                              (printf format given major, minor)
       unavailable REASON NUMBER CONSTANT
                               what a call returns when it cannot forward, for
                               each REASON of UNAVAILABLE_REASONS: the number
@@ -113,6 +121,10 @@ class Spec:
                     key, rest = line[0], line[1:]
                     if key == "unavailable" and len(rest) == 3:
                         self.values.setdefault(key, {})[rest[0]] = (int(rest[1]), rest[2])
+                    elif key == "soname" and len(rest) == 2:
+                        self.values.setdefault(key, []).append((int(rest[0]), rest[1]))
+                    elif key == "wheel_dir":
+                        self.values.setdefault(key, []).extend(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context"):
                         self.values[key] += rest
@@ -138,6 +150,15 @@ class Spec:
         # forward the real library's exports that no header declares
         self.opaque = self.values.get("opaque", ["yes"])[0] == "yes"
         self.unavailable = self.values.get("unavailable", {})
+        # the library's description for the loader (emit_c.emit_declarations)
+        self.family = self.values["family"][0]
+        self.folder = self.values.get("folder", [self.library])[0]
+        self.sonames = self.values["soname"]
+        self.wheel_dirs = self.values.get("wheel_dir", [])
+        self.env_path, self.env_major = self.values["env"]
+        self.companion = self.values.get("companion", [None])[0]
+        if any(m for m, _ in self.sonames) and 0 in (m for m, _ in self.sonames):
+            raise SystemExit("%s: major 0 (any version) goes alone" % path)
         missing = [r for r in self.UNAVAILABLE_REASONS if r not in self.unavailable]
         if missing:
             raise SystemExit("%s: no 'unavailable' line for %s" % (path, ", ".join(missing)))

@@ -39,15 +39,9 @@ declare -A libdir=(
   [12.4]=$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu
   [13.0]=$toolkit/lib64
 )
-# library -> the real file name of each version
-declare -A soname=(
-  [nvrtc-11.8]=libnvrtc.so.11.2 [nvrtc-12.4]=libnvrtc.so.12 [nvrtc-13.0]=libnvrtc.so.13
-  [cudart-11.8]=libcudart.so.11.0 [cudart-12.4]=libcudart.so.12 [cudart-13.0]=libcudart.so.13
-  [cuda-12.4]=libcuda.so.1
-)
 libraries=(nvrtc cudart cuda)
 # The driver is not part of a toolkit: its export list comes from Debian's
-# driver 550, whose libcuda.so.1 supports CUDA 12.4.
+# driver 550, whose libcuda.so.1 supports CUDA 12.4, and from no other.
 driver_dir=$fixtures/driver-550/usr/lib/x86_64-linux-gnu/nvidia/current
 
 # The version a header folder really holds, from cuda.h: 13.0 -> 13000.
@@ -62,18 +56,20 @@ for lib in "${libraries[@]}"; do
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
     fi
-    name=${soname[$lib-$v]:-}
+    # the real file: the SONAME the spec gives this major
+    name=$($gen soname --spec "$spec" --major "${v%.*}") || continue
     dir=${libdir[$v]}
-    [ "$lib" = cuda ] && dir=$driver_dir
-    [ -n "$name" ] || continue
+    if [ "$lib" = cuda ]; then
+      [ "$v" = 12.4 ] || continue
+      dir=$driver_dir
+    fi
     if [ -f "$dir/$name" ]; then
       $gen exports "$dir/$name" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
     else
       echo "regenerate.sh: no $dir/$name; lib$lib-$v.exports kept as committed" >&2
     fi
   done
-  folder=$lib
-  [ "$lib" = cuda ] && folder=cuda_driver # the design's name for the driver stub
+  folder=$($gen folder --spec "$spec")
   $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$folder/generated"
 done
 

@@ -2,6 +2,8 @@
 #ifndef CUDASTUB_CUDA_GENERATED_H
 #define CUDASTUB_CUDA_GENERATED_H
 
+#include "cuda_names.h"
+
 /* Rows of cudastub_cuda_functions. */
 enum {
 	F_cuArray3DCreate,
@@ -649,6 +651,20 @@ const char *cudastub_cuda_result_name(int code);
 _Static_assert(CUDA_ERROR_STUB_LIBRARY == 34, "the spec's number for CUDA_ERROR_STUB_LIBRARY");
 _Static_assert(CUDA_ERROR_NOT_FOUND == 500, "the spec's number for CUDA_ERROR_NOT_FOUND");
 _Static_assert(CUDA_ERROR_NOT_SUPPORTED == 801, "the spec's number for CUDA_ERROR_NOT_SUPPORTED");
+
+/* The library as its spec describes it: SONAMEs by major (newest first),
+ * pip wheel folders, variables; the stub adds its probes and hooks. */
+#define CUDASTUB_CUDA_DESCRIPTION \
+	.name = "cuda", \
+	.env_path = CUDASTUB_CUDA_ENV_PATH, \
+	.env_major = CUDASTUB_CUDA_ENV_MAJOR, \
+	.family = "libcuda", \
+	.sonames = (const struct cudastub_soname[]){{0, "libcuda.so.1"}, {0, NULL}}, \
+	.wheel_dirs = (const char *const[]){NULL}, \
+	.codes = CUDASTUB_CUDA_UNAVAILABLE_CODES, \
+	.abi_major = CUDASTUB_ABI_MAJOR, \
+	.abi_minor = CUDASTUB_ABI_MINOR, \
+	CUDASTUB_LIBRARY_STATE_INIT("cuda")
 
 CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *a0);
 CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *a0);

@@ -685,6 +685,17 @@ const struct cudastub_function cudastub_cuda_functions[] = {
 	{ "cuWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
 };
 
+/* Introspection (cudastub.h) */
+CUDASTUB_EXPORT const cudastub_library_info *cudastub_cuda_info(void)
+{
+	return cudastub_loader_info(&cudastub_cuda_library);
+}
+
+CUDASTUB_EXPORT cudastub_state cudastub_cuda_load(void)
+{
+	return cudastub_loader_load(&cudastub_cuda_library);
+}
+
 /* cuArray3DCreate */
 typedef CUresult (*cuArray3DCreate_fn)(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1);
 static CUresult cuArray3DCreate_unavailable(CUarray *a0, const CUDA_ARRAY3D_DESCRIPTOR_v1 *a1)

@@ -2,6 +2,8 @@
 #ifndef CUDASTUB_CUDART_GENERATED_H
 #define CUDASTUB_CUDART_GENERATED_H
 
+#include "cudart_names.h"
+
 /* Rows of cudastub_cudart_functions. */
 enum {
 	F___cudaInitModule,
@@ -411,6 +413,20 @@ const char *cudastub_cudart_result_name(int code);
 _Static_assert(cudaErrorStubLibrary == 34, "the spec's number for cudaErrorStubLibrary");
 _Static_assert(cudaErrorCallRequiresNewerDriver == 36, "the spec's number for cudaErrorCallRequiresNewerDriver");
 _Static_assert(cudaErrorNotSupported == 801, "the spec's number for cudaErrorNotSupported");
+
+/* The library as its spec describes it: SONAMEs by major (newest first),
+ * pip wheel folders, variables; the stub adds its probes and hooks. */
+#define CUDASTUB_CUDART_DESCRIPTION \
+	.name = "cudart", \
+	.env_path = CUDASTUB_CUDART_ENV_PATH, \
+	.env_major = CUDASTUB_CUDART_ENV_MAJOR, \
+	.family = "libcudart", \
+	.sonames = (const struct cudastub_soname[]){{13, "libcudart.so.13"}, {12, "libcudart.so.12"}, {11, "libcudart.so.11.0"}, {0, NULL}}, \
+	.wheel_dirs = (const char *const[]){"nvidia/cu13/lib", "nvidia/cuda_runtime/lib", NULL}, \
+	.codes = CUDASTUB_CUDART_UNAVAILABLE_CODES, \
+	.abi_major = CUDASTUB_ABI_MAJOR, \
+	.abi_minor = CUDASTUB_ABI_MINOR, \
+	CUDASTUB_LIBRARY_STATE_INIT("cudart")
 
 char cudastub_cudart_forward___cudaInitModule(void **a0);
 void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *a0);

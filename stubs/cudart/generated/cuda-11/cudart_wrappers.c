@@ -401,6 +401,17 @@ const struct cudastub_function cudastub_cudart_functions[] = {
 	{ "cudaWaitExternalSemaphoresAsync_v2_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, 0 },
 };
 
+/* Introspection (cudastub.h) */
+CUDASTUB_EXPORT const cudastub_library_info *cudastub_cudart_info(void)
+{
+	return cudastub_loader_info(&cudastub_cudart_library);
+}
+
+CUDASTUB_EXPORT cudastub_state cudastub_cudart_load(void)
+{
+	return cudastub_loader_load(&cudastub_cudart_library);
+}
+
 /* __cudaInitModule */
 typedef char (*__cudaInitModule_fn)(void **a0);
 static char __cudaInitModule_unavailable(void **a0)

@@ -431,6 +431,17 @@ const struct cudastub_function cudastub_cudart_functions[] = {
 	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(13), 0, 0 },
 };
 
+/* Introspection (cudastub.h) */
+CUDASTUB_EXPORT const cudastub_library_info *cudastub_cudart_info(void)
+{
+	return cudastub_loader_info(&cudastub_cudart_library);
+}
+
+CUDASTUB_EXPORT cudastub_state cudastub_cudart_load(void)
+{
+	return cudastub_loader_load(&cudastub_cudart_library);
+}
+
 /* __cudaGetKernel */
 typedef cudaError_t (*__cudaGetKernel_fn)(cudaKernel_t *a0, const void *a1);
 static cudaError_t __cudaGetKernel_unavailable(cudaKernel_t *a0, const void *a1)

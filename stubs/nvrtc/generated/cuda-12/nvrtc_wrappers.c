@@ -33,6 +33,17 @@ const struct cudastub_function cudastub_nvrtc_functions[] = {
 	{ "nvrtcVersion", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
 };
 
+/* Introspection (cudastub.h) */
+CUDASTUB_EXPORT const cudastub_library_info *cudastub_nvrtc_info(void)
+{
+	return cudastub_loader_info(&cudastub_nvrtc_library);
+}
+
+CUDASTUB_EXPORT cudastub_state cudastub_nvrtc_load(void)
+{
+	return cudastub_loader_load(&cudastub_nvrtc_library);
+}
+
 /* nvrtcAddNameExpression */
 typedef nvrtcResult (*nvrtcAddNameExpression_fn)(nvrtcProgram a0, const char *const a1);
 static nvrtcResult nvrtcAddNameExpression_unavailable(nvrtcProgram a0, const char *const a1)

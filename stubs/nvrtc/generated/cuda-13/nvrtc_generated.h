@@ -2,6 +2,8 @@
 #ifndef CUDASTUB_NVRTC_GENERATED_H
 #define CUDASTUB_NVRTC_GENERATED_H
 
+#include "nvrtc_names.h"
+
 /* Rows of cudastub_nvrtc_functions. */
 enum {
 	F_nvrtcAddNameExpression,
@@ -46,6 +48,21 @@ const char *cudastub_nvrtc_result_name(int code);
 _Static_assert(CUDASTUB_NVRTC_ERROR_STUB_LIBRARY == 1034, "the spec's number for CUDASTUB_NVRTC_ERROR_STUB_LIBRARY");
 _Static_assert(CUDASTUB_NVRTC_ERROR_NOT_FOUND == 1500, "the spec's number for CUDASTUB_NVRTC_ERROR_NOT_FOUND");
 _Static_assert(CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED == 1801, "the spec's number for CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED");
+
+/* The library as its spec describes it: SONAMEs by major (newest first),
+ * pip wheel folders, variables; the stub adds its probes and hooks. */
+#define CUDASTUB_NVRTC_DESCRIPTION \
+	.name = "nvrtc", \
+	.env_path = CUDASTUB_NVRTC_ENV_PATH, \
+	.env_major = CUDASTUB_NVRTC_ENV_MAJOR, \
+	.family = "libnvrtc", \
+	.sonames = (const struct cudastub_soname[]){{13, "libnvrtc.so.13"}, {12, "libnvrtc.so.12"}, {11, "libnvrtc.so.11.2"}, {0, NULL}}, \
+	.wheel_dirs = (const char *const[]){"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib", NULL}, \
+	.companion_format = "libnvrtc-builtins.so.%d.%d", \
+	.codes = CUDASTUB_NVRTC_UNAVAILABLE_CODES, \
+	.abi_major = CUDASTUB_ABI_MAJOR, \
+	.abi_minor = CUDASTUB_ABI_MINOR, \
+	CUDASTUB_LIBRARY_STATE_INIT("nvrtc")
 
 const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0);
 const char * cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult a0);
