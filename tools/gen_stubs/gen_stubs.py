@@ -9,10 +9,20 @@ python3-clang; every output is deterministic.
   gen_stubs.py stubs --spec S --data DIR --out DIR
       Generate every major's wrappers from the committed records.
 
+A major may have several records (12.4 and 12.5): its oldest is the one
+its stubs are built from (the headers they are compiled with). A later
+minor's record speaks only for the functions that oldest one lacks: what
+the minor added. (Within a major NVIDIA keeps what it published; a later
+header may still spell a struct differently, a union grown into its own
+padding, which must not turn a major against itself.)
+
 Gating (which majors a wrapper may forward to) is derived here, from the
 records of every major, for each function F of the build major B:
-  same_abi   majors whose header declares F with B's prototype and struct
-             layouts, and whose library exports F (when we have its list);
+  same_abi   majors with a record whose header declares F with B's prototype
+             and struct layouts, and whose library exports F (when we have
+             that minor's list): a later minor's record lets F forward on a
+             runtime of that minor or newer (an older one lacks it: "not
+             found");
   other_abi  majors whose header declares F differently: never called;
   if_present with `later_minors yes` only: majors whose header lacks F while
              a newer major declares it as B does, unless the recorded minor
@@ -69,23 +79,39 @@ def cmd_exports(args):
 
 
 def gating(spec, build, abis, exports):
+    """rows[name] = (same, later, other): sets of majors. exports is keyed
+    by (major, minor): a record without a list is taken at its word."""
     rows = {}
+    first = {a.major: a for a in build_records(abis)}
     for name in build.functions:
         want = build.identity(name)
         same, later, other = set(), set(), set()
         for abi in abis:
-            exported = exports.get(abi.major)
+            exported = exports.get((abi.major, abi.minor))
+            if abi is not first[abi.major] and name in first[abi.major].functions:
+                continue  # a later minor: only what the major's first record lacks
             if name in abi.functions:
                 if abi.identity(name) != want:
                     other.add(abi.major)
                 elif exported is None or name in exported:
                     same.add(abi.major)
-            elif spec.later_minors and abi.major not in FINAL_MINOR and any(
-                    n.major > abi.major and name in n.functions and n.identity(name) == want
+        for major in {a.major for a in abis} - same - other:
+            declared = any(name in a.functions for a in abis if a.major == major)
+            if spec.later_minors and not declared and major not in FINAL_MINOR and any(
+                    n.major > major and name in n.functions and n.identity(name) == want
                     for n in abis):
-                later.add(abi.major)
-        rows[name] = (same, later, other)
+                later.add(major)
+        rows[name] = (same - other, later, other)
     return rows
+
+
+def build_records(abis):
+    """The record each major's stubs are built from: its oldest minor."""
+    oldest = {}
+    for a in abis:
+        if a.major not in oldest or a.minor < oldest[a.major].minor:
+            oldest[a.major] = a
+    return [oldest[m] for m in sorted(oldest)]
 
 
 def cmd_soname(args):
@@ -109,31 +135,34 @@ def cmd_stubs(args):
     abis = records.load_abis(os.path.join(args.data, "abi"), spec.library)
     if not abis:
         raise SystemExit("no ABI records for %s in %s/abi" % (spec.library, args.data))
-    exports = {}
+    exports = {}  # (major, minor) -> names; by_major: all minors' lists together
+    by_major = {}
     for abi in abis:
         path = os.path.join(args.data, "exports", "%s-%d.%d.exports" % (spec.exports_prefix, abi.major, abi.minor))
         listed = records.load_exports(path)
         if listed is not None:
-            exports[abi.major] = listed
+            exports[(abi.major, abi.minor)] = listed
+            by_major.setdefault(abi.major, set()).update(listed)
+    builds = build_records(abis)
     sources = "tools/gen_stubs/data/abi/%s-*.abi" % spec.library
     # generated C is formatted by the generator, not by clang-format
     write(os.path.join(args.out, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
-    majors = [a.major for a in abis]
-    # the layouts of every recorded major, for the adapters' checks: one
-    # file, whatever the build's ABI, and none for a stub with no adapter
+    majors = [a.major for a in builds]
     write(os.path.join(args.out, "%s_names.h" % spec.library),
           emit_c.emit_names(spec, note("stubs", "tools/gen_stubs/specs/%s.spec" % spec.library)))
     write(os.path.join(args.out, "%s_sonames.cmake" % spec.library),
           emit_c.emit_cmake(spec, note("stubs", "tools/gen_stubs/specs/%s.spec" % spec.library)))
-    layouts = emit_c.emit_layouts(spec.library, abis, note("stubs", sources), spec.adapters)
+    # the layouts of every major's build record, for the adapters' checks:
+    # one file, whatever the build's ABI, and none for a stub with no adapter
+    layouts = emit_c.emit_layouts(spec.library, builds, note("stubs", sources), spec.adapters)
     if spec.adapters and "#define CUDASTUB_LAYOUT_" in layouts:
         write(os.path.join(args.out, "%s_layouts.h" % spec.library), layouts)
-    for build in abis:
+    for build in builds:
         rows = gating(spec, build, abis, exports)
         outdir = os.path.join(args.out, "cuda-%d" % build.major)
         header = note("stubs", sources + " (CUDA %d.%d ABI)" % (build.major, build.minor))
         # exports of the real library no header declares: forwarded blind
-        opaque = sorted(exports.get(build.major, set()) - set(build.functions)) if spec.opaque else []
+        opaque = sorted(by_major.get(build.major, set()) - set(build.functions)) if spec.opaque else []
         # Without a prototype there is no ABI to compare, so an export goes
         # only to a major that also exports it without declaring it (the
         # runtime's private registration entry points). A major whose
@@ -141,8 +170,8 @@ def cmd_stubs(args):
         # which this build cannot check: never called (the legacy
         # three-output cudaStreamGetCaptureInfo of 12 is a 7-argument
         # function in 13).
-        opaque_rows = {n: ({a.major for a in abis
-                            if n in exports.get(a.major, ()) and n not in a.functions},
+        opaque_rows = {n: ({a.major for a in builds
+                            if n in by_major.get(a.major, ()) and n not in a.functions},
                            set(), {a.major for a in abis if n in a.functions})
                        for n in opaque}
         write(os.path.join(outdir, "%s_wrappers.c" % spec.library),
@@ -152,7 +181,7 @@ def cmd_stubs(args):
         if opaque:
             write(os.path.join(outdir, "%s_opaque.c" % spec.library),
                   emit_c.emit_opaque(spec, opaque, opaque_rows, header))
-        if len(abis) > 1:
+        if len(builds) > 1:
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(dict(rows, **opaque_rows), spec.adapters, majors, header))
             write(os.path.join(outdir, "%s_abi_table.md" % spec.library),

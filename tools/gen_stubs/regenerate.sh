@@ -28,10 +28,15 @@ if [ "$out" != "$src" ]; then
   cp -r "$src/tools/gen_stubs/data/." "$data/"
 fi
 
-# version -> include folder, library folder
+# The recorded versions, oldest first. A major's oldest is what its stubs
+# are built from; a later minor of the same major (12.5) only adds what its
+# headers declare to the gating (docs/adding-a-major.md).
+versions=(11.8 12.4 12.5 13.0)
+# version -> include folder, library folder (none: no export list)
 declare -A include=(
   [11.8]=$fixtures/headers-11.8/usr/include
   [12.4]=$fixtures/headers-12.4/usr/include
+  [12.5]=$fixtures/headers-12.5/usr/include
   [13.0]=$toolkit/include
 )
 declare -A libdir=(
@@ -49,7 +54,7 @@ cuda_version() { awk '/^#define CUDA_VERSION / { print $3 }' "$1/cuda.h" 2>/dev/
 
 for lib in "${libraries[@]}"; do
   spec=$src/tools/gen_stubs/specs/$lib.spec
-  for v in 11.8 12.4 13.0; do
+  for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
     if [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
       $gen abi --spec "$spec" -I "${include[$v]}" --version "$v" -o "$data/abi/$lib-$v.abi"
@@ -58,12 +63,14 @@ for lib in "${libraries[@]}"; do
     fi
     # the real file: the SONAME the spec gives this major
     name=$($gen soname --spec "$spec" --major "${v%.*}") || continue
-    dir=${libdir[$v]}
+    dir=${libdir[$v]:-}
     if [ "$lib" = cuda ]; then
       [ "$v" = 12.4 ] || continue
       dir=$driver_dir
     fi
-    if [ -f "$dir/$name" ]; then
+    if [ -z "$dir" ]; then
+      continue # headers only: the record is taken at its word
+    elif [ -f "$dir/$name" ]; then
       $gen exports "$dir/$name" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
     else
       echo "regenerate.sh: no $dir/$name; lib$lib-$v.exports kept as committed" >&2
