@@ -1,17 +1,23 @@
 """Read a CUDA header with libclang and describe its ABI as records.
 
-A record file has one line per fact, tab-separated, sorted, so that the diff
-between two majors reads as a changelog:
+A record file has one line per fact, tab-separated, in a fixed order
+(functions by name, each followed by its parameters; then structs by name,
+each followed by its fields; then enums), so that the diff between two
+majors reads as a changelog:
 
-  fn      NAME  RETURN  ABI  DECL  USES
+  fn      NAME  RETURN  ABI  USES
+  arg     FUNCTION  INDEX  CANONICAL  SPELLING  NAME
   struct  NAME  SIZE
-  field   STRUCT  OFFSET  TYPE  NAME
+  field   STRUCT  OFFSET  SIZE  TYPE  NAME
   enum    ENUM  CONSTANT  VALUE
 
-ABI is the function's canonical type (typedefs resolved), DECL its
-declaration as the header spells it (what the wrappers are generated from),
-USES the structs reachable from its parameters by pointer or value, whose
-layouts must also match for two majors to share an ABI.
+RETURN is the return type as the header spells it, ABI the function's
+canonical type (typedefs resolved; compared, never taken apart), USES the
+structs reachable from its parameters by pointer or value, whose layouts
+must also match for two majors to share an ABI. Each parameter is one `arg`
+line: its canonical type (what the ABI sees), its type as the header spells
+it (what the wrappers are declared with) and its name in the header (empty
+when it has none). A struct of unknown layout has SIZE "opaque".
 """
 
 import re
@@ -42,9 +48,10 @@ def _record_name(t):
 
 class AbiRecords:
     def __init__(self):
-        self.functions = {}  # name -> (ret, abi, decl, uses)
-        self.structs = {}  # name -> (size, [(offset, type, field)])
+        self.functions = {}  # name -> (ret, abi, [(canonical, spelling, name)], uses)
+        self.structs = {}  # name -> (size, [(offset, size, type, field)])
         self.enums = []  # (enum, constant, value)
+        self.enum_names = set()  # the enums recorded
         self.anon = {}  # clang's spelling of an anonymous record -> stable name
 
     def _walk_struct(self, t, seen, stable=None):
@@ -77,25 +84,28 @@ class AbiRecords:
         if size > 0:
             bare = name.split(" ", 1)[-1]
             for i, f in enumerate(decl.type.get_fields()):
+                if f.is_bitfield():
+                    raise SystemExit("%s.%s: a bit-field; records have no place for one yet"
+                                     % (name, f.spelling))
                 off = f.get_field_offsetof() // 8
                 raw = f.type.get_canonical().spelling
                 kind = "union" if _strip(f.type).spelling.startswith("union") else "struct"
                 child = "%s %s::%s" % (kind, bare, f.spelling or "(anonymous %d)" % i)
-                fields.append((off, raw, f.spelling))
+                fields.append((off, f.type.get_size(), raw, f.spelling))
                 self._walk_struct(f.type, seen, child)
         self.structs[name] = (size if size > 0 else "opaque", fields)
 
     def add_function(self, cur):
+        if cur.type.kind == ci.TypeKind.FUNCTIONPROTO and cur.type.is_function_variadic():
+            raise SystemExit("%s: variadic; a forwarder cannot be generated for it" % cur.spelling)
         params = []
         uses = set()
-        for i, a in enumerate(cur.get_arguments()):
-            params.append(_param_decl(a.type.spelling, a.spelling or "a%d" % i))
+        for a in cur.get_arguments():
+            params.append((a.type.get_canonical().spelling, a.type.spelling, a.spelling))
             self._walk_struct(a.type, uses)
         self._walk_struct(cur.result_type, uses)
-        ret = cur.result_type.spelling
-        decl = "%s %s(%s)" % (ret, cur.spelling, ", ".join(params) or "void")
         abi = cur.type.get_canonical().spelling
-        self.functions[cur.spelling] = (ret, abi, decl, ",".join(sorted(uses)))
+        self.functions[cur.spelling] = (cur.result_type.spelling, abi, params, ",".join(sorted(uses)))
 
     def add_enum(self, cur, name):
         for c in cur.get_children():
@@ -104,12 +114,14 @@ class AbiRecords:
 
     def lines(self):
         out = []
-        for name, (ret, abi, decl, uses) in sorted(self.functions.items()):
-            out.append("fn\t%s\t%s\t%s\t%s\t%s" % (name, ret, abi, decl, uses))
+        for name, (ret, abi, params, uses) in sorted(self.functions.items()):
+            out.append("fn\t%s\t%s\t%s\t%s" % (name, ret, abi, uses))
+            for i, (canonical, spelling, pname) in enumerate(params):
+                out.append("arg\t%s\t%d\t%s\t%s\t%s" % (name, i, canonical, spelling, pname))
         for name, (size, fields) in sorted(self.structs.items()):
             out.append("struct\t%s\t%s" % (name, size))
-            for off, ftype, fname in fields:
-                out.append("field\t%s\t%d\t%s\t%s" % (name, off, ftype, fname))
+            for off, fsize, ftype, fname in fields:
+                out.append("field\t%s\t%d\t%d\t%s\t%s" % (name, off, fsize, ftype, fname))
         for enum, const, value in self.enums:
             out.append("enum\t%s\t%s\t%d" % (enum, const, value))
         return [self._stable(line) for line in out]
@@ -119,16 +131,6 @@ class AbiRecords:
             line = line.replace(raw, self.anon[raw])
         return _ANON_PATH.sub(r"(\1 at \2)", line)
 
-
-def _param_decl(type_spelling, name):
-    """Places a parameter name inside its type, as C wants it."""
-    if "(*)" in type_spelling:
-        return type_spelling.replace("(*)", "(*%s)" % name, 1)
-    m = re.search(r"\[", type_spelling)
-    if m:
-        return "%s%s %s" % (type_spelling[: m.start()], name, type_spelling[m.start():])
-    sep = "" if type_spelling.endswith("*") else " "
-    return "%s%s%s" % (type_spelling, sep, name)
 
 
 def _parse(headers, include_dirs, defines):
@@ -142,31 +144,44 @@ def _parse(headers, include_dirs, defines):
     return tu
 
 
-def _collect(tu, rec, own_files, result_enum, only_new=False):
+def _enum_decl(cur):
+    """The enum a cursor defines or names by typedef, or None."""
+    if cur.kind == ci.CursorKind.ENUM_DECL and cur.is_definition():
+        return cur
+    if cur.kind == ci.CursorKind.TYPEDEF_DECL:
+        enum = cur.underlying_typedef_type.get_canonical().get_declaration()
+        if enum.kind == ci.CursorKind.ENUM_DECL:
+            return enum
+    return None
+
+
+def _collect(tu, rec, own_files, enums, only_new=False):
     for cur in tu.cursor.get_children():
         loc = cur.location.file
         base = loc.name.rsplit("/", 1)[-1] if loc else None
         if cur.kind == ci.CursorKind.FUNCTION_DECL and base in own_files:
             if not (only_new and cur.spelling in rec.functions):
                 rec.add_function(cur)
-        elif result_enum and not rec.enums and cur.kind == ci.CursorKind.TYPEDEF_DECL and cur.spelling == result_enum:
-            enum = cur.underlying_typedef_type.get_declaration()
-            if enum.kind == ci.CursorKind.ENUM_DECL:
-                rec.add_enum(enum, result_enum)
+        elif cur.spelling in enums and cur.spelling not in rec.enum_names:
+            enum = _enum_decl(cur)
+            if enum is not None:
+                rec.enum_names.add(cur.spelling)
+                rec.add_enum(enum, cur.spelling)
 
 
-def extract(headers, include_dirs, result_enum=None, variants=(), context=()):
+def extract(headers, include_dirs, enums=(), variants=(), context=()):
     """Parses headers as C and returns the AbiRecords of the functions they
     declare themselves (not those of headers they include, nor the context
-    headers included before them), and the values of result_enum wherever
-    it is defined. Each variant (a -D definition) parses them again and adds
-    the names the headers' macros then declare: with
-    CUDA_API_PER_THREAD_DEFAULT_STREAM=1 the _ptds/_ptsz names, with cuda.h's
-    __CUDA_API_VERSION_INTERNAL the legacy names behind each _vN macro."""
+    headers included before them), and the values of each enum named in
+    enums (by its tag or typedef name) wherever it is defined. Each variant
+    (a -D definition) parses them again and adds the names the headers'
+    macros then declare: with CUDA_API_PER_THREAD_DEFAULT_STREAM=1 the
+    _ptds/_ptsz names, with cuda.h's __CUDA_API_VERSION_INTERNAL the legacy
+    names behind each _vN macro."""
     own_files = {h.rsplit("/", 1)[-1] for h in headers}
     everything = list(context) + list(headers)
     rec = AbiRecords()
-    _collect(_parse(everything, include_dirs, ()), rec, own_files, result_enum)
+    _collect(_parse(everything, include_dirs, ()), rec, own_files, set(enums))
     for define in variants:
-        _collect(_parse(everything, include_dirs, (define,)), rec, own_files, None, only_new=True)
+        _collect(_parse(everything, include_dirs, (define,)), rec, own_files, set(), only_new=True)
     return rec

@@ -12,43 +12,6 @@ slot and makes the call. The generated code makes no decision of its own.
 import re
 
 
-def _rename_params(params):
-    """The parameters with their names replaced by a0, a1, ...: a header's
-    names can collide with the wrapper's own identifiers."""
-    if params.strip() == "void":
-        return params, []
-    parts, depth, cur = [], 0, ""
-    for ch in params:
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        depth += ch in "(["
-        depth -= ch in ")]"
-        cur += ch
-    parts.append(cur)
-    out, names = [], []
-    for i, p in enumerate(parts):
-        new = "a%d" % i
-        m = re.search(r"\(\*(\w+)\)", p)
-        if m:
-            p = p[:m.start(1)] + new + p[m.end(1):]
-        else:
-            m = re.search(r"(\w+)\s*(\[[^\]]*\])*\s*$", p)
-            p = p[:m.start(1)] + new + p[m.end(1):]
-        out.append(p.strip())
-        names.append(new)
-    return ", ".join(out), names
-
-
-def _split_decl(name, decl):
-    """'RET name(PARAMS)' -> (RET, PARAMS)."""
-    at = decl.index(" " + name + "(") if (" " + name + "(") in decl else decl.index("*" + name + "(") + 1
-    ret = decl[:at].rstrip()
-    params = decl[at + len(name) + 2:-1]
-    return ret, params
-
-
 def _fallback_body(ret, result_type, lib, index, names):
     voids = "".join("\t(void)%s;\n" % n for n in names)
     if ret == result_type:
@@ -82,8 +45,7 @@ def emit(spec, abi, rows, names, header_note):
     out += emit_entry_points(spec)
     for n in order:
         fn = abi.functions[n]
-        ret, params = _split_decl(n, fn["decl"])
-        params, args = _rename_params(params)
+        ret, params, args = fn.ret, fn.parameters(), fn.arg_names()
         typ = "%s_fn" % n
         out.append("")
         out.append("/* %s */" % n)
@@ -107,7 +69,7 @@ def emit(spec, abi, rows, names, header_note):
         if n in spec.adapters and n not in spec.adapter_first:
             choose += ["\tif (!fn)", "\t\tfn = cudastub_%s_adapt_%s();" % (lib, n)]
         choose += ["\tif (!fn)", "\t\tfn = %s;" % fallback]
-        if needs_asm(fn["abi"]) and n not in spec.handwritten:
+        if needs_asm(fn) and n not in spec.handwritten:
             out.append("#if defined(__x86_64__)")
             out += _asm_forwarded(lib, n, choose)
             out.append("#else")
@@ -179,38 +141,21 @@ def _asm_block(n, slot, resolve, bind):
     return ["__asm__("] + ["\t\"%s\\n\"" % l for l in lines] + [");"]
 
 
-def _split_top(text):
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-            continue
-        depth += ch in "(["
-        depth -= ch in ")]"
-        cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
-
-
-def needs_asm(abi):
+def needs_asm(fn):
     """Whether gcc may not compile a C forwarder to a bare tail jump: more
     than six integer arguments (the rest go on the stack), a struct passed
     or returned by value, a char or short argument (re-widened), or
-    floating-point arguments past xmm7. The
-    exports test checks every wrapper's instructions either way."""
-    ret, _, rest = abi.partition("(")
-    params = _split_top(rest[:rest.rindex(")")])
-    if params == ["void"]:
-        params = []
+    floating-point arguments past xmm7. The exports test checks every
+    wrapper's instructions either way."""
+    params = [p.canonical for p in fn.params]
     by_value = lambda t: t.startswith(("struct ", "union ")) and "*" not in t
     floats = [t for t in params if t in ("float", "double")]
     ints = [t for t in params if t not in floats]
     # gcc widens a char or short argument again before the jump
     narrow = lambda t: t in ("char", "signed char", "unsigned char", "short", "unsigned short", "_Bool")
+    ret = fn.abi[:fn.abi.index("(")].strip()
     return (len(ints) > 6 or len(floats) > 8 or any(by_value(t) or narrow(t) for t in params)
-            or by_value(ret.strip()))
+            or by_value(ret))
 
 
 def _mask(majors):
@@ -247,8 +192,7 @@ def emit_declarations(spec, abi, header_note):
     out.append("")
     out += _description(spec)
     for n in sorted(abi.functions):
-        ret, params = _split_decl(n, abi.functions[n]["decl"])
-        params, _names = _rename_params(params)
+        ret, params = abi.functions[n].ret, abi.functions[n].parameters()
         if n in spec.handwritten:
             out.append("%s cudastub_%s_forward_%s(%s);" % (ret, lib, n, params))
         if n in spec.custom_fallback:
@@ -367,7 +311,7 @@ def emit_layouts(lib, abis, header_note, adapters=()):
     lib_guard = "CUDASTUB_%s_LAYOUTS_H" % lib.upper()
     out = [header_note, "#ifndef %s" % lib_guard, "#define %s" % lib_guard, ""]
     names = sorted({s for a in abis for s in a.structs})
-    reached = {u for a in abis for n in adapters if n in a.functions for u in a.functions[n]["uses"]}
+    reached = {u for a in abis for n in adapters if n in a.functions for u in a.functions[n].uses}
     for name in names:
         layouts = {a.major: tuple(a.structs[name]) for a in abis if name in a.structs}
         if len(set(layouts.values())) < 2 and name not in reached:
@@ -378,7 +322,7 @@ def emit_layouts(lib, abis, header_note, adapters=()):
             if size == "opaque":
                 continue
             out.append("#define CUDASTUB_LAYOUT_%s_%d_SIZE %s" % (base, major, size))
-            for off, _type, field in layout[1:]:
+            for off, _size, _type, field in layout[1:]:
                 if field and int(off) >= 0:
                     out.append("#define CUDASTUB_LAYOUT_%s_%d_%s %s" % (base, major, field, off))
         out.append("")

@@ -6,41 +6,94 @@ import re
 ABI_NAME = re.compile(r"^(?P<lib>[a-z_]+)-(?P<major>\d+)\.(?P<minor>\d+)\.abi$")
 
 
+class Param:
+    """One parameter: canonical type (what the ABI sees), type as the header
+    spells it, and its name in the header ("" when it has none)."""
+
+    def __init__(self, canonical, spelling, name):
+        self.canonical, self.spelling, self.name = canonical, spelling, name
+
+    def declare(self, name):
+        """The parameter's declaration with name in it, as C wants it."""
+        return param_decl(self.spelling, name)
+
+
+class Function:
+    def __init__(self, name, ret, abi, uses):
+        self.name, self.ret, self.abi = name, ret, abi
+        self.uses = [u for u in uses.split(",") if u]
+        self.params = []
+
+    def prototype(self, name=None, arg_names=None):
+        """'RET name(TYPE a0, ...)': arg_names default to a0, a1, ... (a
+        header's own names can collide with the wrapper's identifiers)."""
+        names = arg_names or self.arg_names()
+        params = ", ".join(p.declare(n) for p, n in zip(self.params, names)) or "void"
+        sep = "" if self.ret.endswith("*") else " "
+        return "%s%s%s(%s)" % (self.ret, sep, name or self.name, params)
+
+    def parameters(self):
+        """'TYPE a0, TYPE a1' (or 'void'): for typedefs of the function."""
+        return ", ".join(p.declare(n) for p, n in zip(self.params, self.arg_names())) or "void"
+
+    def arg_names(self):
+        return ["a%d" % i for i in range(len(self.params))]
+
+
 class Abi:
-    """One major's ABI record file, as written by abi_extract."""
+    """One version's ABI record file, as written by abi_extract."""
 
     def __init__(self, path):
         m = ABI_NAME.match(os.path.basename(path))
         self.major, self.minor = int(m["major"]), int(m["minor"])
         self.functions = {}
-        self.structs = {}
-        self.enums = []
+        self.structs = {}  # name -> [size, (offset, size, type, field), ...]
+        self.enums = {}  # enum -> [(constant, value)] in header order
         with open(path) as f:
             for line in f:
                 if line.startswith("#"):
                     continue
                 cols = line.rstrip("\n").split("\t")
                 if cols[0] == "fn":
-                    self.functions[cols[1]] = dict(ret=cols[2], abi=cols[3], decl=cols[4],
-                                                   uses=[u for u in cols[5].split(",") if u])
+                    self.functions[cols[1]] = Function(cols[1], cols[2], cols[3], cols[4])
+                elif cols[0] == "arg":
+                    self.functions[cols[1]].params.append(Param(cols[3], cols[4], cols[5]))
                 elif cols[0] == "struct":
                     self.structs[cols[1]] = [cols[2]]
                 elif cols[0] == "field":
-                    self.structs[cols[1]].append(tuple(cols[2:]))
+                    self.structs[cols[1]].append((int(cols[2]), int(cols[3]), cols[4], cols[5]))
                 elif cols[0] == "enum":
-                    self.enums.append((cols[2], int(cols[3])))
+                    self.enums.setdefault(cols[1], []).append((cols[2], int(cols[3])))
 
     def identity(self, name):
-        """What must be equal for two majors to share name's ABI: the
+        """What must be equal for two versions to share name's ABI: the
         canonical prototype, and the size, offsets and field types of every
         struct it reaches. Field names are left out: a renamed field (a
         reserved one given a use) moves no byte."""
         fn = self.functions[name]
-        return (fn["abi"], tuple((u, self.layout(u)) for u in fn["uses"]))
+        return (fn.abi, tuple((u, self.layout(u)) for u in fn.uses))
 
     def layout(self, struct):
         rec = self.structs.get(struct, ())
-        return tuple(rec[:1]) + tuple((off, typ) for off, typ, _name in rec[1:])
+        return tuple(rec[:1]) + tuple((off, size, typ) for off, size, typ, _name in rec[1:])
+
+    def enum_value(self, enum, constant):
+        """The value of constant in enum in this version's headers, or None."""
+        for c, v in self.enums.get(enum, ()):
+            if c == constant:
+                return v
+        return None
+
+
+def param_decl(type_spelling, name):
+    """Places a parameter name inside its type, as C wants it."""
+    if "(*)" in type_spelling:
+        return type_spelling.replace("(*)", "(*%s)" % name, 1)
+    m = re.search(r"\[", type_spelling)
+    if m:
+        return "%s%s %s" % (type_spelling[: m.start()], name, type_spelling[m.start():])
+    sep = "" if type_spelling.endswith("*") else " "
+    return "%s%s%s" % (type_spelling, sep, name)
 
 
 def load_abis(abi_dir, lib):
@@ -89,6 +142,9 @@ class Spec:
       adapter_first NAME...   the adapter is asked first, even when the ABI
                               is the same (it returns NULL to forward)
       result TYPE             the error enum the functions return
+      enum NAME...            further enums whose values the records keep (by
+                              tag or typedef name), for the layouts' queries
+                              and the adapters' tables
       handwritten NAME ...    exported wrapper written by hand
       custom_fallback NAME... fallback written by hand (probe outputs, strings)
       later_minors yes|no     see gating in gen_stubs.py
@@ -113,7 +169,8 @@ class Spec:
 
     def __init__(self, path):
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
-                       "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": []}
+                       "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
+                       "enum": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -126,7 +183,7 @@ class Spec:
                     elif key == "wheel_dir":
                         self.values.setdefault(key, []).extend(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
-                                 "header", "variant", "context"):
+                                 "header", "variant", "context", "enum"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -143,6 +200,7 @@ class Spec:
         self.adapter_first = set(self.values.get("adapter_first", []))
         self.adapters = set(self.values.get("adapter", [])) | self.adapter_first
         self.result = self.values["result"][0]
+        self.enums = self.values["enum"]
         self.handwritten = set(self.values["handwritten"])
         self.custom_fallback = set(self.values["custom_fallback"])
         self.later_minors = self.values["later_minors"][0] == "yes"
