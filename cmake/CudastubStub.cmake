@@ -46,6 +46,14 @@ function(cudastub_add_stub_for_abi target lib)
   if(EXISTS ${gen}/${lib}_opaque.c) # exports no header declares
     list(APPEND generated ${gen}/${lib}_opaque.c)
   endif()
+  if(EXISTS ${gen}/${lib}_routes.c) # other names and translated structs
+    list(APPEND generated ${gen}/${lib}_routes.c)
+  endif()
+  foreach(data layout_tables enums) # the structs they translate, enums' values
+    if(EXISTS ${stub_dir}/generated/${lib}_${data}.c)
+      list(APPEND generated ${stub_dir}/generated/${lib}_${data}.c)
+    endif()
+  endforeach()
   add_library(${target} SHARED ${sources} ${generated})
   target_include_directories(${target} PRIVATE
     ${stub_dir} ${gen} ${stub_dir}/generated ${PROJECT_SOURCE_DIR}/stubs/common ${extra_includes})

@@ -21,27 +21,27 @@
  *   cudaLaunchConfig_t (56 bytes) and cudaLaunchAttribute (72: id, pad, value) are the same
  *   in every major.
  *
- *   attribute ids each major's headers define (values never changed):
- *   11.8  0-8 (Ignore .. Priority)
- *   12.4  0-10, 12, 13 (+ MemSyncDomainMap, MemSyncDomain, LaunchCompletionEvent,
- *         DeviceUpdatableKernelNode)
- *   13.0  0-14, 16 (+ PreferredClusterDimension, PreferredSharedMemoryCarveout,
- *         NvlinkUtilCentricScheduling)
+ *   Each version's headers define more attribute ids (values never
+ *   changed); which, the ABI records say (the spec's `enum
+ *   cudaLaunchAttributeID`, generated into cudart_enums.c): 11.8 has 0-8,
+ *   12.4 0-10, 12 and 13, 12.5 adds 14, 13.0 has 0-14 and 16.
  *
  * The rule:
  *   An older stub on a newer runtime: the runtime's function as it is;
  *     every id the stub's headers name means the same there.
- *   A newer stub on an older runtime: an id the runtime's headers (as
- *     recorded: 11.8, 12.4) do not define is refused with
- *     cudaErrorNotSupported and nothing is called; every attribute of a
- *     launch configuration is checked. Otherwise the caller's pointers are
- *     passed as they are: the member an id selects has the same layout.
+ *   A newer stub on an older runtime: an id the runtime's headers do not
+ *     define (the newest recorded headers of its major no newer than it)
+ *     is refused with cudaErrorNotSupported and nothing is called; every
+ *     attribute of a launch configuration is checked. Otherwise the
+ *     caller's pointers are passed as they are: the member an id selects
+ *     has the same layout.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <stddef.h>
 
 #include "adapt_loaded.h"
+#include "cudart_enums.h"
 #include "cudart_layouts.h"
 
 _Static_assert(sizeof(cudaLaunchAttributeValue) ==
@@ -70,21 +70,20 @@ CHECK_CONFIG(12);
 CHECK_CONFIG(13);
 #undef CHECK_CONFIG
 
-/* Whether the headers of major define attribute id. */
-static int launch_attribute_known(int major, unsigned id)
+/* Whether the loaded runtime's headers define attribute id (the records'
+ * values of enum cudaLaunchAttributeID, by major and minor). */
+static int launch_attribute_known(unsigned id)
 {
-	switch (major) {
-	case 11: return id <= 8;
-	case 12: return id <= 10 || id == 12 || id == 13;
-	case 13: return id <= 14 || id == 16;
-	}
-	return 0;
+	const cudastub_library_info *info = cudastub_loader_info(&cudastub_cudart_library);
+
+	return cudastub_enum_defined(cudastub_cudart_enum_cudaLaunchAttributeID, info->major,
+				     info->minor, (int)id);
 }
 
-static int config_attributes_known(int major, const cudaLaunchConfig_t *config)
+static int config_attributes_known(const cudaLaunchConfig_t *config)
 {
 	for (unsigned i = 0; config && config->attrs && i < config->numAttrs; i++)
-		if (!launch_attribute_known(major, (unsigned)config->attrs[i].id))
+		if (!launch_attribute_known((unsigned)config->attrs[i].id))
 			return 0;
 	return 1;
 }
@@ -123,7 +122,7 @@ static void *runtime_function(enum launch_function which)
 
 static int attribute_known(cudaLaunchAttributeID attr)
 {
-	return launch_attribute_known(adapt_loaded_major(), (unsigned)attr);
+	return launch_attribute_known((unsigned)attr);
 }
 
 static cudaError_t stream_get(enum launch_function which, cudaStream_t hStream,
@@ -199,7 +198,7 @@ static cudaError_t launch(enum launch_function which, const cudaLaunchConfig_t *
 {
 	launch_fn fn;
 
-	if (!config_attributes_known(adapt_loaded_major(), config))
+	if (!config_attributes_known(config))
 		return cudaErrorNotSupported;
 	*(void **)&fn = runtime_function(which);
 	return fn(config, func, args);
@@ -221,7 +220,7 @@ static cudaError_t occupancy(enum launch_function which, int *out, const void *f
 {
 	occupancy_fn fn;
 
-	if (!config_attributes_known(adapt_loaded_major(), config))
+	if (!config_attributes_known(config))
 		return cudaErrorNotSupported;
 	*(void **)&fn = runtime_function(which);
 	return fn(out, func, config);

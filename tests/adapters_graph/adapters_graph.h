@@ -19,6 +19,7 @@
 #include <CUnit/CUnit.h>
 #include <stddef.h>
 
+#include "cudart_layout_tables.h"
 #include "cudart_layouts.h"
 #include "fake_cudart_graph.h"
 #include "fake_cudart_props.h"
@@ -60,6 +61,30 @@ int ag_finish(void);
  * bytes [at, at + size) of p hold FAKE_PATTERN(from + k), or zeros. */
 int ag_pattern_at(const void *p, size_t at, size_t from, size_t size);
 int ag_zero_at(const void *p, size_t at, size_t size);
+
+/*
+ * The same, for a struct the stub copied field by field into or out of the
+ * runtime's layout (stubs/common/layout.h): padding is never carried, so a
+ * caller's struct is filled, and a copy checked, over the fields alone.
+ * layout is the generated table of the struct's major (cudart_layout_tables.h,
+ * the same records the layout constants come from).
+ *   ag_fill_fields:  the bytes of every field below upto hold
+ *                    FAKE_PATTERN(offset), every other byte of the layout 0;
+ *   ag_fields_at:    whether p holds exactly that.
+ */
+void ag_fill_fields(void *p, const struct cudastub_layout *layout, size_t upto);
+int ag_fields_at(const void *p, const struct cudastub_layout *layout, size_t upto);
+/* Whether p (layout to) holds what the runtime's struct (layout from),
+ * FAKE_PATTERN over its whole size, reaches the caller as: each field both
+ * layouts have, up to the smaller size (nested structs field by field), at
+ * to's offset; every other byte 0. */
+int ag_copied_at(const void *p, const struct cudastub_layout *to,
+		 const struct cudastub_layout *from);
+/* Whether byte at of layout lies in one of its fields (not padding). */
+int ag_in_field(const struct cudastub_layout *layout, size_t at);
+/* Whether the runtime was given size bytes holding p's first common bytes
+ * and zeros after them (a copy, or p itself). */
+int ag_received_as(const struct fake_received *got, const void *p, size_t size, size_t common);
 
 /* A caller's struct of size bytes with a guard after it: filled with
  * AG_FILL before the call, the guard checked after; valid until ag_finish. */

@@ -220,6 +220,71 @@ int ag_zero_at(const void *p, size_t at, size_t size)
 	return 1;
 }
 
+int ag_in_field(const struct cudastub_layout *layout, size_t at)
+{
+	for (unsigned i = 0; i < layout->family->field_count; i++) {
+		const struct cudastub_layout_place f = layout->places[i];
+
+		if (f.size && at >= f.offset && at < (size_t)f.offset + f.size)
+			return 1;
+	}
+	return 0;
+}
+
+void ag_fill_fields(void *p, const struct cudastub_layout *layout, size_t upto)
+{
+	unsigned char *b = p;
+
+	for (size_t k = 0; k < layout->size; k++)
+		b[k] = k < upto && ag_in_field(layout, k) ? FAKE_PATTERN(k) : 0;
+}
+
+int ag_fields_at(const void *p, const struct cudastub_layout *layout, size_t upto)
+{
+	const unsigned char *b = p;
+
+	for (size_t k = 0; k < layout->size; k++)
+		if (b[k] != (k < upto && ag_in_field(layout, k) ? FAKE_PATTERN(k) : 0))
+			return 0;
+	return 1;
+}
+
+/* Writes into want what a copy of a pattern-filled struct of layout from
+ * holds in layout to: every field both have, up to the smaller size, a
+ * nested family field by field. */
+static void copied_bytes(unsigned char *want, const struct cudastub_layout *to, size_t to_at,
+			 const struct cudastub_layout *from, size_t from_at)
+{
+	for (unsigned i = 0; i < to->family->field_count; i++) {
+		const struct cudastub_layout_place t = to->places[i], f = from->places[i];
+
+		if (!t.size || !f.size)
+			continue;
+		if (to->nested && to->nested[i] && from->nested && from->nested[i]) {
+			copied_bytes(want, to->nested[i], to_at + t.offset, from->nested[i],
+				     from_at + f.offset);
+			continue;
+		}
+		for (size_t k = 0; k < t.size && k < f.size; k++)
+			want[to_at + t.offset + k] = FAKE_PATTERN(from_at + f.offset + k);
+	}
+}
+
+int ag_copied_at(const void *p, const struct cudastub_layout *to,
+		 const struct cudastub_layout *from)
+{
+	unsigned char want[sizeof(union cudastub_cudart_layout_room)] = {0};
+
+	copied_bytes(want, to, 0, from, 0);
+	return !memcmp(p, want, to->size);
+}
+
+int ag_received_as(const struct fake_received *got, const void *p, size_t size, size_t common)
+{
+	return got->ptr && got->size == size && !memcmp(got->bytes, p, common) &&
+	       ag_zero_at(got->bytes, common, size - common);
+}
+
 void *ag_guarded(size_t size)
 {
 	unsigned char *p = malloc(size + AG_GUARD);

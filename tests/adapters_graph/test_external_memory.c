@@ -1,8 +1,10 @@
 /*
- * External memory and semaphore import (stubs/cudart/adapt_external_memory.c):
- * four descriptors that 13.x grew by reserved words. A 13 descriptor
- * reaches 12.x or 11.x as it is when the reserved words are zero and is
- * refused otherwise; an 11 or 12 descriptor reaches 13 widened with zeros.
+ * External memory and semaphore import: four descriptors that 13.x grew by
+ * reserved words (the spec's `layout` lines; stubs/common/layout.c copies
+ * them). A 13 descriptor reaches 12.x or 11.x narrowed when the reserved
+ * words are zero and is refused otherwise (its tail padding is no field,
+ * and never refused); an 11 or 12 descriptor reaches 13 widened with
+ * zeros. Padding is never carried: the callers' structs hold zeros there.
  */
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>
@@ -13,28 +15,42 @@
 
 #define LAYOUT(s, m, what) CUDASTUB_LAYOUT_##s##_##m##_##what
 
+/* 13's reserved words: unsigned int reserved[16] */
+#define RESERVED_SIZE (16 * sizeof(unsigned int))
+#define TABLES(s)                                                                                  \
+	{                                                                                          \
+		&cudastub_cudart_layout_##s##_11, &cudastub_cudart_layout_##s##_12,                \
+			&cudastub_cudart_layout_##s##_13                                           \
+	}
+
 /* One descriptor: the function taking it, its sizes in 12.x and 13.x, where
- * 13's reserved words start, and whether the function maps (the external
- * memory is its second argument) rather than imports. */
+ * 13's reserved words start, whether the function maps (the external
+ * memory is its second argument) rather than imports, and its layouts in
+ * 11, 12 and 13. */
 static const struct descriptor {
 	const char *function;
 	size_t size_12, size_13, common;
 	int maps;
 	unsigned long out; /* what the fake returns */
+	const struct cudastub_layout *layouts[3];
 } descriptors[] = {
 	{"cudaImportExternalMemory", LAYOUT(cudaExternalMemoryHandleDesc, 12, SIZE),
 	 LAYOUT(cudaExternalMemoryHandleDesc, 13, SIZE),
-	 LAYOUT(cudaExternalMemoryHandleDesc, 13, reserved), 0, 0xe0},
+	 LAYOUT(cudaExternalMemoryHandleDesc, 13, reserved), 0, 0xe0,
+	 TABLES(cudaExternalMemoryHandleDesc)},
 	{"cudaExternalMemoryGetMappedBuffer", LAYOUT(cudaExternalMemoryBufferDesc, 12, SIZE),
 	 LAYOUT(cudaExternalMemoryBufferDesc, 13, SIZE),
-	 LAYOUT(cudaExternalMemoryBufferDesc, 13, reserved), 1, 0xb0},
+	 LAYOUT(cudaExternalMemoryBufferDesc, 13, reserved), 1, 0xb0,
+	 TABLES(cudaExternalMemoryBufferDesc)},
 	{"cudaExternalMemoryGetMappedMipmappedArray",
 	 LAYOUT(cudaExternalMemoryMipmappedArrayDesc, 12, SIZE),
 	 LAYOUT(cudaExternalMemoryMipmappedArrayDesc, 13, SIZE),
-	 LAYOUT(cudaExternalMemoryMipmappedArrayDesc, 13, reserved), 1, 0x33},
+	 LAYOUT(cudaExternalMemoryMipmappedArrayDesc, 13, reserved), 1, 0x33,
+	 TABLES(cudaExternalMemoryMipmappedArrayDesc)},
 	{"cudaImportExternalSemaphore", LAYOUT(cudaExternalSemaphoreHandleDesc, 12, SIZE),
 	 LAYOUT(cudaExternalSemaphoreHandleDesc, 13, SIZE),
-	 LAYOUT(cudaExternalSemaphoreHandleDesc, 13, reserved), 0, 0x5e},
+	 LAYOUT(cudaExternalSemaphoreHandleDesc, 13, reserved), 0, 0x5e,
+	 TABLES(cudaExternalSemaphoreHandleDesc)},
 };
 
 typedef cudaError_t (*import_fn)(void **out, const void *desc);
@@ -62,18 +78,28 @@ static int descriptors_13_on_older(void)
 		void *out;
 		int mark;
 
-		for (size_t k = 0; k < d->common; k++)
-			desc[k] = FAKE_PATTERN(k);
+		ag_fill_fields(desc, d->layouts[2], d->common);
 		mark = ag_mark();
 		AG_EXPECT(call(d, desc, &out) == cudaSuccess && out == (void *)d->out);
 		AG_EXPECT(ag_called_since(mark, d->function));
-		/* as it is: the runtime reads its own, shorter layout */
-		AG_EXPECT(received()->ptr == desc && received()->size == d->size_12);
-		AG_EXPECT(ag_pattern_at(received()->bytes, 0, 0, d->common));
-		desc[d->size_13 - 1] = 1; /* a reserved word the runtime has no place for */
-		mark = ag_mark();
-		AG_EXPECT(call(d, desc, &out) == cudaErrorNotSupported && out == NULL);
-		AG_EXPECT(!ag_any_call_since(mark));
+		/* the runtime reads its own, shorter layout: the same fields */
+		AG_EXPECT(ag_received_as(received(), desc, d->size_12, d->common));
+		/* non-zero tail padding is no field: not refused, not carried */
+		if (!ag_in_field(d->layouts[2], d->size_13 - 1)) {
+			desc[d->size_13 - 1] = 1;
+			AG_EXPECT(call(d, desc, &out) == cudaSuccess);
+			AG_EXPECT(ag_received_as(received(), desc, d->size_12, d->common));
+			desc[d->size_13 - 1] = 0;
+		}
+		/* a reserved word the runtime has no place for: refused */
+		for (size_t at = d->common; at < d->common + RESERVED_SIZE;
+		     at += RESERVED_SIZE - 1) {
+			desc[at] = 1;
+			mark = ag_mark();
+			AG_EXPECT(call(d, desc, &out) == cudaErrorNotSupported && out == NULL);
+			AG_EXPECT(!ag_any_call_since(mark));
+			desc[at] = 0;
+		}
 		AG_EXPECT(call(d, NULL, &out) == cudaSuccess && received()->ptr == NULL);
 	}
 	return ag_finish();
@@ -84,17 +110,24 @@ static int descriptors_older_on_13(void)
 {
 	for (size_t i = 0; i < sizeof descriptors / sizeof *descriptors; i++) {
 		const struct descriptor *d = &descriptors[i];
-		unsigned char desc[256];
+		unsigned char desc[256], got[256];
 		void *out;
 		int mark = ag_mark();
 
-		for (size_t k = 0; k < d->size_12; k++) /* tail padding too */
-			desc[k] = FAKE_PATTERN(k);
+		memset(desc, 0, sizeof desc);
+		ag_fill_fields(desc, d->layouts[1], d->size_12); /* 11 and 12 alike */
 		AG_EXPECT(call(d, desc, &out) == cudaSuccess && out == (void *)d->out);
 		AG_EXPECT(ag_called_since(mark, d->function));
 		AG_EXPECT(received()->ptr != desc && received()->size == d->size_13);
-		AG_EXPECT(ag_pattern_at(received()->bytes, 0, 0, d->common));
-		AG_EXPECT(ag_zero_at(received()->bytes, d->common, d->size_13 - d->common));
+		/* 13's fields the older layout has, reserved zero */
+		memcpy(got, received()->bytes, d->size_13);
+		AG_EXPECT(ag_fields_at(got, d->layouts[2], d->common));
+		/* padding in the caller's struct is not carried */
+		for (size_t k = 0; k < d->size_12; k++)
+			if (!ag_in_field(d->layouts[1], k))
+				desc[k] = 0xee;
+		AG_EXPECT(call(d, desc, &out) == cudaSuccess);
+		AG_EXPECT(ag_fields_at(received()->bytes, d->layouts[2], d->common));
 	}
 	return ag_finish();
 }

@@ -1,11 +1,12 @@
 /*
  * Same-size structs whose reserved bytes or union members a newer major put
- * to use: cudaMemPoolProps (stubs/cudart/adapt_pool_props.c: maxSize in 12,
- * usage in 13) and launch attributes (stubs/cudart/adapt_launch_attributes.c:
- * new attribute ids in 12 and 13). A newer stub reaches an older runtime with
- * the caller's struct as it is, unless it uses what the runtime lacks: then
+ * to use: cudaMemPoolProps (maxSize in 12, usage in 13; the spec's `layout`
+ * lines, copied by stubs/common/layout.c, inside cudaMemAllocNodeParams
+ * too) and launch attributes (stubs/cudart/adapt_launch_attributes.c: new
+ * attribute ids in 12 and 13). A newer stub reaches an older runtime with
+ * the caller's fields, unless it uses what the runtime lacks: then
  * cudaErrorNotSupported and no call. An older stub reaches a newer runtime
- * as it is.
+ * with its fields and the new ones zero. Launch attributes pass as they are.
  */
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>
@@ -21,6 +22,8 @@
 #define USAGE		  CUDASTUB_LAYOUT_cudaMemPoolProps_13_usage
 #define ALLOC_PARAMS_SIZE 120 /* cudaMemAllocNodeParams, every major */
 #define ALLOC_DPTR	  112
+#define POOL_PROPS_SIZE	  88 /* cudaMemPoolProps, every major */
+#define ALLOC_L(m)	  (&cudastub_cudart_layout_cudaMemAllocNodeParams_##m)
 
 typedef cudaError_t (*pool_create_fn)(void **pool, const void *props);
 typedef cudaError_t (*add_alloc_node_fn)(void **node, void *graph, void *const *deps, size_t n,
@@ -40,8 +43,9 @@ static const struct fake_received *received(void)
 /* ---- memory pool properties ---- */
 
 /* Creates a pool and adds an allocation node with props whose field at
- * offset `field` (size bytes) is set: refused when refuse, else passed as
- * it is. */
+ * offset `field` (size bytes) is set: refused when refuse, else the
+ * runtime gets the same bytes (the fields at the same offsets in every
+ * major, the others zero). */
 static void pool_props(size_t field, size_t size, int refuse)
 {
 	unsigned char params[ALLOC_PARAMS_SIZE];
@@ -61,22 +65,30 @@ static void pool_props(size_t field, size_t size, int refuse)
 	}
 	AG_EXPECT(STUB(pool_create_fn, "cudaMemPoolCreate")(&pool, params) == cudaSuccess);
 	AG_EXPECT(ag_called_since(mark, "cudaMemPoolCreate") && pool == (void *)0x9001);
-	AG_EXPECT(received()->ptr == params);
+	AG_EXPECT(ag_received_as(received(), params, POOL_PROPS_SIZE, POOL_PROPS_SIZE));
 	AG_EXPECT(STUB(add_alloc_node_fn, "cudaGraphAddMemAllocNode")(&node, GRAPH, NULL, 0,
 								      params) == cudaSuccess);
-	AG_EXPECT(received()->ptr == params && node == (void *)0xa110c);
+	/* dptr is the runtime's answer, copied back after the call */
+	AG_EXPECT(ag_received_as(received(), params, ALLOC_PARAMS_SIZE, ALLOC_DPTR));
+	AG_EXPECT(node == (void *)0xa110c);
 	memcpy(&dptr, params + ALLOC_DPTR, sizeof dptr);
 	AG_EXPECT(dptr == (void *)0xd0); /* the runtime's output, in the caller's struct */
 }
 
-/* cudaGraphMemAllocNodeGetParams: the runtime's own, 120 bytes either way. */
-static void alloc_params_as_is(void)
+/* cudaGraphMemAllocNodeGetParams: the runtime's struct (120 bytes in every
+ * major, the pattern over all of it) in the caller's layout `mine`: the
+ * fields both have, the caller's other fields and the pools' reserved
+ * bytes zero. */
+static void alloc_params(const struct cudastub_layout *mine, const struct cudastub_layout *theirs)
 {
 	unsigned char *params = ag_guarded(ALLOC_PARAMS_SIZE);
 
 	AG_EXPECT(STUB(get_alloc_params_fn, "cudaGraphMemAllocNodeGetParams")(NODE, params) ==
 		  cudaSuccess);
-	AG_EXPECT(ag_pattern_at(params, 0, 0, ALLOC_PARAMS_SIZE));
+	AG_EXPECT(ag_copied_at(params, mine, theirs));
+	/* the node's own fields, after the pool's properties, in every major */
+	AG_EXPECT(ag_pattern_at(params, POOL_PROPS_SIZE, POOL_PROPS_SIZE,
+				ALLOC_PARAMS_SIZE - POOL_PROPS_SIZE));
 	AG_EXPECT(ag_guard_intact(params, ALLOC_PARAMS_SIZE));
 }
 
@@ -84,7 +96,7 @@ static int pool_13_on_12(void)
 {
 	pool_props(MAX_SIZE, 8, 0); /* 12 has maxSize */
 	pool_props(USAGE, 2, 1);
-	alloc_params_as_is();
+	alloc_params(ALLOC_L(13), ALLOC_L(12));
 	return ag_finish();
 }
 
@@ -93,7 +105,7 @@ static int pool_13_on_11(void)
 	pool_props(MAX_SIZE, 8, 1);
 	pool_props(USAGE, 2, 1);
 	pool_props(MAX_SIZE, 0, 0);
-	alloc_params_as_is();
+	alloc_params(ALLOC_L(13), ALLOC_L(11));
 	return ag_finish();
 }
 
@@ -101,16 +113,30 @@ static int pool_12_on_11(void)
 {
 	pool_props(MAX_SIZE, 8, 1);
 	pool_props(MAX_SIZE, 0, 0);
-	alloc_params_as_is();
+	alloc_params(ALLOC_L(12), ALLOC_L(11));
 	return ag_finish();
 }
 
-/* An older stub on a newer runtime: as it is (the caller's reserved bytes
- * are zero, the new fields' defaults). */
+/* An older stub on a newer runtime: the caller's fields, the new ones at
+ * their default, zero. */
 static int pool_older_on_newer(void)
 {
 	pool_props(MAX_SIZE, 0, 0);
-	alloc_params_as_is();
+	return ag_finish();
+}
+
+static int pool_12_on_13(void)
+{
+	pool_older_on_newer();
+	alloc_params(ALLOC_L(12), ALLOC_L(13));
+	return ag_finish();
+}
+
+static int pool_11_on_newer(void)
+{
+	pool_older_on_newer();
+	/* 11's layout of the struct is the same as it reached from 12 or 13 */
+	alloc_params(ALLOC_L(11), ALLOC_L(12));
 	return ag_finish();
 }
 
@@ -220,9 +246,9 @@ static void test_pool_props(void)
 	ag_run(13, "12", "pool_13_on_12");
 	ag_run(13, "11", "pool_13_on_11");
 	ag_run(12, "11", "pool_12_on_11");
-	ag_run(12, "13", "pool_older_on_newer");
-	ag_run(11, "13", "pool_older_on_newer");
-	ag_run(11, "12", "pool_older_on_newer");
+	ag_run(12, "13", "pool_12_on_13");
+	ag_run(11, "13", "pool_11_on_newer");
+	ag_run(11, "12", "pool_11_on_newer");
 }
 
 static void test_launch_attributes(void)
@@ -251,7 +277,8 @@ int main(int argc, char **argv)
 		{"pool_13_on_12", pool_13_on_12},
 		{"pool_13_on_11", pool_13_on_11},
 		{"pool_12_on_11", pool_12_on_11},
-		{"pool_older_on_newer", pool_older_on_newer},
+		{"pool_12_on_13", pool_12_on_13},
+		{"pool_11_on_newer", pool_11_on_newer},
 		{"launch_13_on_12", launch_13_on_12},
 		{"launch_13_on_11", launch_13_on_11},
 		{"launch_12_on_11", launch_12_on_11},

@@ -2,10 +2,12 @@
  * Texture and surface objects (stubs/cudart/adapt_texture_descs.c):
  * cudaResourceDesc (64 bytes in 11.x/12.x, 144 in 13.x), cudaResourceViewDesc
  * (48, 112) and cudaTextureDesc (68 in 11.x, 72 after; 11's _v2 forms take
- * 72), every direction. A newer descriptor reaches an older runtime as it
- * is when its new fields are zero, and is refused otherwise; an older one
- * reaches a newer runtime widened with zeros; descriptors the runtime
- * writes reach the caller in its own layout, nothing past it written.
+ * 72), every direction, copied field by field (stubs/common/layout.c). A
+ * descriptor whose layout is the runtime's reaches it as it is; a newer one
+ * reaches an older runtime narrowed when its new fields are zero, and is
+ * refused otherwise; an older one reaches a newer runtime widened with
+ * zeros; descriptors the runtime writes reach the caller in its own
+ * layout, its padding zero, nothing past it written.
  */
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>
@@ -20,27 +22,31 @@
 #define VIEW_COMMON  CUDASTUB_LAYOUT_cudaResourceViewDesc_13_reserved
 #define TEX(m)	     CUDASTUB_LAYOUT_cudaTextureDesc_##m##_SIZE
 #define TEX_SEAMLESS CUDASTUB_LAYOUT_cudaTextureDesc_12_seamlessCubemap
+/* the generated tables of each major's layouts */
+#define RES_L(m)  (&cudastub_cudart_layout_cudaResourceDesc_##m)
+#define VIEW_L(m) (&cudastub_cudart_layout_cudaResourceViewDesc_##m)
+#define TEX_L(m)  (&cudastub_cudart_layout_cudaTextureDesc_##m)
 
 typedef cudaError_t (*create_texture_fn)(unsigned long long *, const void *, const void *,
 					 const void *);
 typedef cudaError_t (*create_surface_fn)(unsigned long long *, const void *);
 typedef cudaError_t (*get_desc_fn)(void *, unsigned long long);
 
-/* The caller's descriptors, in the stub's major's layout: the pattern over
- * the fields, the fields the older majors lack zero. */
+/* The caller's descriptors, in the stub's major's layout (given as the
+ * three tables): the pattern over the fields every major has, padding and
+ * the fields older majors lack zero. */
 static unsigned char res[RES(13)], view[VIEW(13)], tex[TEX(12)];
 
-static void fill_descriptors(void)
+static void fill_descriptors(const struct cudastub_layout *res_layout,
+			     const struct cudastub_layout *view_layout,
+			     const struct cudastub_layout *tex_layout)
 {
 	memset(res, 0, sizeof res);
 	memset(view, 0, sizeof view);
 	memset(tex, 0, sizeof tex);
-	for (size_t k = 0; k < RES(12); k++)
-		res[k] = FAKE_PATTERN(k);
-	for (size_t k = 0; k < VIEW_COMMON; k++)
-		view[k] = FAKE_PATTERN(k);
-	for (size_t k = 0; k < TEX(11); k++)
-		tex[k] = FAKE_PATTERN(k);
+	ag_fill_fields(res, res_layout, RES(12));
+	ag_fill_fields(view, view_layout, VIEW_COMMON);
+	ag_fill_fields(tex, tex_layout, TEX(11));
 }
 
 static const struct fake_received *received(int i)
@@ -48,31 +54,38 @@ static const struct fake_received *received(int i)
 	return &((const struct fake_received *)ag_fake("fake_descs_received"))[i];
 }
 
-/* What the fake got as argument i: the caller's pointer itself, or a copy
- * of size bytes holding the caller's common bytes and zeros after them. */
+/* What the fake got as argument i: the caller's pointer itself (the same
+ * layout), or a copy in the runtime's layout of size bytes, holding the
+ * caller's first common bytes and zeros after them (the caller's padding
+ * is zero, so the fields moved at the same offsets compare as bytes). */
 static void expect_as_is(int i, const void *p)
 {
 	AG_EXPECT(received(i)->ptr == p);
 }
 
-static void expect_widened(int i, const void *p, size_t size, size_t common)
+static void expect_copied(int i, const void *p, size_t size, size_t common)
 {
-	AG_EXPECT(received(i)->ptr != p && received(i)->size == size);
-	AG_EXPECT(ag_pattern_at(received(i)->bytes, 0, 0, common));
-	AG_EXPECT(ag_zero_at(received(i)->bytes, common, size - common));
+	AG_EXPECT(received(i)->ptr != p && ag_received_as(received(i), p, size, common));
 }
 
-/* A descriptor the runtime wrote: common bytes of its pattern, zeros to
- * size, nothing past it. */
-static void get_desc(const char *name, const char *theirs, size_t size, size_t common)
+/* A descriptor the runtime wrote, in the caller's layout of size bytes:
+ * forwarded (copied NULL), its pattern over the first common bytes; else
+ * copied over the fields of the caller's layout `copied`, padding and what
+ * lies past common zero. Nothing past size is written. */
+static void get_desc(const char *name, const char *theirs, size_t size, size_t common,
+		     const struct cudastub_layout *copied)
 {
 	unsigned char *out = ag_guarded(size);
 	int mark = ag_mark();
 
 	AG_EXPECT(((get_desc_fn)ag_stub(name))(out, 0x7e) == cudaSuccess);
 	AG_EXPECT(ag_called_since(mark, theirs));
-	AG_EXPECT(ag_pattern_at(out, 0, 0, common));
-	AG_EXPECT(ag_zero_at(out, common, size - common));
+	if (copied) {
+		AG_EXPECT(copied->size == size && ag_fields_at(out, copied, common));
+	} else {
+		AG_EXPECT(ag_pattern_at(out, 0, 0, common));
+		AG_EXPECT(ag_zero_at(out, common, size - common));
+	}
 	AG_EXPECT(ag_guard_intact(out, size));
 	AG_EXPECT(((get_desc_fn)ag_stub(name))(NULL, 0x7e) == cudaErrorInvalidValue);
 }
@@ -110,56 +123,57 @@ static int texture_13_on_12(void)
 	unsigned long long object;
 	int mark = ag_mark();
 
-	fill_descriptors();
+	fill_descriptors(RES_L(13), VIEW_L(13), TEX_L(13));
 	tex[TEX_SEAMLESS] = 1; /* 12 has it */
 	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
-	expect_as_is(0, res);
-	expect_as_is(1, tex);
-	expect_as_is(2, view);
+	expect_copied(0, res, RES(12), RES(12));
+	expect_as_is(1, tex); /* the same layout in 12 and 13 */
+	expect_copied(2, view, VIEW(12), VIEW(12));
 	AG_EXPECT(create_texture("cudaCreateTextureObject", NULL) == cudaSuccess);
 	AG_EXPECT(received(2)->ptr == NULL);
 	AG_EXPECT(((create_surface_fn)ag_stub("cudaCreateSurfaceObject"))(&object, res) ==
 			  cudaSuccess &&
 		  object == 0x5f);
-	expect_as_is(0, res);
+	expect_copied(0, res, RES(12), RES(12));
 	refuse_new_fields();
 	get_desc("cudaGetTextureObjectResourceDesc", "cudaGetTextureObjectResourceDesc", RES(13),
-		 RES(12));
+		 RES(12), RES_L(13));
 	get_desc("cudaGetSurfaceObjectResourceDesc", "cudaGetSurfaceObjectResourceDesc", RES(13),
-		 RES(12));
+		 RES(12), RES_L(13));
 	get_desc("cudaGetTextureObjectResourceViewDesc", "cudaGetTextureObjectResourceViewDesc",
-		 VIEW(13), VIEW_COMMON);
+		 VIEW(13), VIEW_COMMON, VIEW_L(13));
 	/* the same layout in 12 and 13: forwarded */
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc", TEX(13),
-		 TEX(13));
+		 TEX(13), NULL);
 	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject"));
 	return ag_finish();
 }
 
 /* 11.8 has the _v2 texture forms: a 72-byte descriptor goes there. */
-static void texture_newer_on_11(void)
+static void texture_newer_on_11(const struct cudastub_layout *res_layout,
+				const struct cudastub_layout *view_layout)
 {
 	int mark = ag_mark();
 
-	fill_descriptors();
+	fill_descriptors(res_layout, view_layout, TEX_L(12));
 	tex[TEX_SEAMLESS] = 1;
 	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
 	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject_v2"));
 	AG_EXPECT(!ag_called_since(mark, "cudaCreateTextureObject"));
 	expect_as_is(1, tex);
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc_v2", TEX(12),
-		 TEX(12));
+		 TEX(12), NULL);
 	AG_EXPECT(!ag_called_since(mark, "cudaGetTextureObjectTextureDesc"));
 }
 
 static int texture_13_on_11(void)
 {
-	texture_newer_on_11();
-	expect_as_is(0, res);
-	expect_as_is(2, view);
+	texture_newer_on_11(RES_L(13), VIEW_L(13));
+	expect_copied(0, res, RES(11), RES(11));
+	expect_copied(2, view, VIEW(11), VIEW(11));
 	refuse_new_fields();
 	get_desc("cudaGetTextureObjectResourceDesc", "cudaGetTextureObjectResourceDesc", RES(13),
-		 RES(12));
+		 RES(12), RES_L(13));
 	return ag_finish();
 }
 
@@ -168,16 +182,16 @@ static int texture_13_on_11_plain(void)
 {
 	int mark = ag_mark();
 
-	fill_descriptors();
+	fill_descriptors(RES_L(13), VIEW_L(13), TEX_L(13));
 	tex[TEX_SEAMLESS] = 1;
 	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaErrorNotSupported);
 	AG_EXPECT(!ag_any_call_since(mark));
 	tex[TEX_SEAMLESS] = 0;
 	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
 	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject"));
-	expect_as_is(1, tex); /* 11 reads its 68-byte prefix */
+	expect_copied(1, tex, TEX(11), TEX(11)); /* 11's 68 bytes */
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc", TEX(12),
-		 TEX(11));
+		 TEX(11), TEX_L(13));
 	return ag_finish();
 }
 
@@ -192,17 +206,17 @@ static void resource_descs_on_13(void)
 	int mark;
 
 	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
-	expect_widened(0, res, RES(13), RES(12));
-	expect_widened(2, view, VIEW(13), VIEW_COMMON);
+	expect_copied(0, res, RES(13), RES(12));
+	expect_copied(2, view, VIEW(13), VIEW_COMMON);
 	AG_EXPECT(((create_surface_fn)ag_stub("cudaCreateSurfaceObject"))(&object, res) ==
 		  cudaSuccess);
-	expect_widened(0, res, RES(13), RES(12));
+	expect_copied(0, res, RES(13), RES(12));
 	get_desc("cudaGetTextureObjectResourceDesc", "cudaGetTextureObjectResourceDesc", RES(12),
-		 RES(12));
+		 RES(12), RES_L(12));
 	get_desc("cudaGetSurfaceObjectResourceDesc", "cudaGetSurfaceObjectResourceDesc", RES(12),
-		 RES(12));
+		 RES(12), RES_L(12));
 	get_desc("cudaGetTextureObjectResourceViewDesc", "cudaGetTextureObjectResourceViewDesc",
-		 VIEW(12), VIEW(12));
+		 VIEW(12), VIEW(12), VIEW_L(12));
 	/* flags that a 12 descriptor cannot hold */
 	*flags = 1;
 	mark = ag_mark();
@@ -215,7 +229,7 @@ static void resource_descs_on_13(void)
 
 static int texture_12_on_13(void)
 {
-	fill_descriptors();
+	fill_descriptors(RES_L(12), VIEW_L(12), TEX_L(12));
 	tex[TEX_SEAMLESS] = 1;
 	resource_descs_on_13();
 	expect_as_is(1, tex); /* 72 bytes in both */
@@ -226,7 +240,7 @@ static int texture_12_on_11(void)
 {
 	unsigned long long object;
 
-	texture_newer_on_11();
+	texture_newer_on_11(RES_L(12), VIEW_L(12));
 	/* the resource descriptors have the same layout in 11 and 12 */
 	expect_as_is(0, res);
 	expect_as_is(2, view);
@@ -234,7 +248,7 @@ static int texture_12_on_11(void)
 		  cudaSuccess);
 	expect_as_is(0, res);
 	get_desc("cudaGetSurfaceObjectResourceDesc", "cudaGetSurfaceObjectResourceDesc", RES(12),
-		 RES(12));
+		 RES(12), NULL);
 	return ag_finish();
 }
 
@@ -243,9 +257,9 @@ static int texture_12_on_11(void)
 static void texture_desc_11_on_newer(void)
 {
 	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
-	expect_widened(1, tex, TEX(12), TEX(11));
+	expect_copied(1, tex, TEX(12), TEX(11));
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc", TEX(11),
-		 TEX(11));
+		 TEX(11), TEX_L(11));
 }
 
 /* 11's _v2 forms on 12.x and 13.x: their plain names. */
@@ -258,12 +272,12 @@ static void texture_v2_11_on_newer(void)
 	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject"));
 	expect_as_is(1, tex);
 	get_desc("cudaGetTextureObjectTextureDesc_v2", "cudaGetTextureObjectTextureDesc", TEX(12),
-		 TEX(12));
+		 TEX(12), NULL);
 }
 
 static int texture_11_on_12(void)
 {
-	fill_descriptors();
+	fill_descriptors(RES_L(11), VIEW_L(11), TEX_L(11));
 	texture_desc_11_on_newer();
 	expect_as_is(0, res);
 	expect_as_is(2, view);
@@ -274,11 +288,11 @@ static int texture_11_on_12(void)
 
 static int texture_11_on_13(void)
 {
-	fill_descriptors();
+	fill_descriptors(RES_L(11), VIEW_L(11), TEX_L(11));
 	texture_desc_11_on_newer();
 	resource_descs_on_13();
 	texture_v2_11_on_newer();
-	expect_widened(0, res, RES(13), RES(12));
+	expect_copied(0, res, RES(13), RES(12));
 	return ag_finish();
 }
 

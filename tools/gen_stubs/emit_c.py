@@ -24,7 +24,10 @@ def _fallback_body(ret, result_type, lib, index, names):
     return "%s\t%s zero;\n\tmemset(&zero, 0, sizeof zero);\n\treturn zero;\n" % (voids, ret)
 
 
-def emit(spec, abi, rows, names, header_note):
+def emit(spec, abi, rows, routed, names, header_note):
+    """rows: name -> (forward, if_present, other_abi) majors; routed: the
+    names with routes (routes.py), whose resolvers ask them after the
+    loader."""
     lib = spec.library
     out = [header_note, ""]
     out.append("#define _GNU_SOURCE")
@@ -49,7 +52,7 @@ def emit(spec, abi, rows, names, header_note):
         typ = "%s_fn" % n
         out.append("")
         out.append("/* %s */" % n)
-        if n not in spec.adapters:  # adapters' types are in the header
+        if n not in spec.adapters and n not in routed:  # those types are in the header
             out.append("typedef %s (*%s)(%s);" % (ret, typ, params))
         if n in spec.custom_fallback:
             fallback = "cudastub_%s_fallback_%s" % (lib, n)
@@ -66,6 +69,8 @@ def emit(spec, abi, rows, names, header_note):
                       "\tif (!fn)", "\t\tfn = " + bind[0], "\t" + bind[1]]
         else:
             choose = ["\t%s fn = %s" % (typ, bind[0]), bind[1], ""]
+        if n in routed:
+            choose += ["\tif (!fn)", "\t\tfn = cudastub_%s_route_%s();" % (lib, n)]
         if n in spec.adapters and n not in spec.adapter_first:
             choose += ["\tif (!fn)", "\t\tfn = cudastub_%s_adapt_%s();" % (lib, n)]
         choose += ["\tif (!fn)", "\t\tfn = %s;" % fallback]
@@ -164,7 +169,7 @@ def _mask(majors):
     return " | ".join("CUDASTUB_MAJOR_BIT(%d)" % m for m in sorted(majors))
 
 
-def emit_declarations(spec, abi, header_note):
+def emit_declarations(spec, abi, routed, header_note):
     """Prototypes of the hand-written side, so both halves agree."""
     lib = spec.library
     out = [header_note, "#ifndef CUDASTUB_%s_GENERATED_H" % lib.upper(),
@@ -197,10 +202,15 @@ def emit_declarations(spec, abi, header_note):
             out.append("%s cudastub_%s_forward_%s(%s);" % (ret, lib, n, params))
         if n in spec.custom_fallback:
             out.append("%s cudastub_%s_fallback_%s(%s);" % (ret, lib, n, params))
-        if n in spec.adapters:
+        if n in spec.adapters or n in routed:
             out.append("typedef %s (*%s_fn)(%s);" % (ret, n, params))
+        if n in spec.adapters:
             out.append("/* The stand-in for the loaded major, or NULL: stubs/%s/adapt_*.c */" % lib)
             out.append("%s_fn cudastub_%s_adapt_%s(void);" % (n, lib, n))
+        if n in routed:
+            out.append("/* The loaded major's name for it, or its translator, or NULL: %s_routes.c */"
+                       % lib)
+            out.append("%s_fn cudastub_%s_route_%s(void);" % (n, lib, n))
     out.append("")
     out.append("#endif")
     out.append("")
@@ -331,62 +341,55 @@ def emit_layouts(lib, abis, header_note, adapters=()):
     return "\n".join(out)
 
 
-def emit_gating_table(rows, adapters, majors, header_note):
+def _cell_words(cell, name, code, tsv):
+    """One cell of the tables: what the stub does on one major."""
+    if cell.kind == "route":
+        parts = []
+        for r in cell.routes:
+            how = "as" if r.as_is else "translated"
+            if tsv:
+                parts.append("%s:%s" % ("as-is" if r.as_is else "translated", r.name))
+            elif r.name == name:
+                parts.append(how)
+            else:
+                parts.append("%s `%s`" % (how, r.name) if r.as_is else "translated, as `%s`" % r.name)
+        return ("|" if tsv else ", else ").join(parts)
+    if tsv:
+        return {"forward": "forward", "if_present": "forward-if-present", "adapter": "adapter",
+                "abi": "abi-differs", "absent": "absent", "removed": "removed"}[cell.kind]
+    return {"forward": "forward", "if_present": "forward if present", "adapter": "adapter",
+            "abi": "%d (ABI differs)" % code["abi"], "absent": "%d (absent)" % code["function"],
+            "removed": "%d (removed)" % code["removed"]}[cell.kind]
+
+
+def emit_gating_table(cells, majors, header_note):
     """One line per function that some recorded major cannot take as is:
     what the stub does there. README.md's table is checked against it."""
     out = ["# " + header_note[3:-3],
            "# function\t" + "\t".join("cuda-%d" % m for m in majors)]
-    for name in sorted(rows):
-        same, later, other = rows[name]
-        cells = []
-        for m in majors:
-            if m in same:
-                cells.append("forward")
-            elif m in later:
-                cells.append("forward-if-present")
-            elif name in adapters:
-                cells.append("adapter")
-            elif m in other:
-                cells.append("abi-differs")
-            else:
-                cells.append("absent")
-        if any(c != "forward" for c in cells):
-            out.append("%s\t%s" % (name, "\t".join(cells)))
+    for name in sorted(cells):
+        words = [_cell_words(cells[name][m], name, None, True) for m in majors]
+        if any(w != "forward" for w in words):
+            out.append("%s\t%s" % (name, "\t".join(words)))
     return "\n".join(out) + "\n"
 
 
-def emit_abi_table(spec, rows, notes, majors, build, header_note):
+def emit_abi_table(spec, cells, notes, majors, build, header_note):
     """The README's table for one stub ABI: every function that some other
     major cannot take as it is, what the stub does there, and why, with the
-    codes this stub returns. notes maps a name to the reason it is left
-    unadapted (specs/<lib>.notes)."""
-    adapters = spec.adapters
+    codes this stub returns. notes maps a name to the reason for what the
+    stub does (specs/<lib>.notes)."""
     code = {r: spec.unavailable[r][0] for r in spec.UNAVAILABLE_REASONS}
     others = [m for m in majors if m != build.major]
     out = ["<!-- %s -->" % header_note[3:-3], "",
            "| function | " + " | ".join("on %d.x" % m for m in others) + " | notes |",
            "| --- | " + " | ".join("---" for _ in others) + " | --- |"]
-    for name in sorted(rows):
-        same, later, other = rows[name]
-        cells = []
-        for m in others:
-            if m in same:
-                cells.append("forward")
-            elif m in later:
-                cells.append("forward if present")
-            elif name in adapters:
-                cells.append("adapter")
-            elif m in other:
-                cells.append("%d (ABI differs)" % code["abi"])
-            elif m > build.major:
-                cells.append("%d (removed)" % code["removed"])
-            else:
-                cells.append("%d (absent)" % code["function"])
-        if all(c == "forward" for c in cells):
+    for name in sorted(cells):
+        words = [_cell_words(cells[name][m], name, code, False) for m in others]
+        if all(w == "forward" for w in words):
             continue
-        differs = any(m in other for m in others)
         note = notes.get(name, "")
-        if differs and name not in adapters and not note:
+        if any(cells[name][m].kind == "abi" for m in others) and not note:
             note = "NO REASON RECORDED"
-        out.append("| `%s` | %s | %s |" % (name, " | ".join(cells), note))
+        out.append("| `%s` | %s | %s |" % (name, " | ".join(words), note))
     return "\n".join(out) + "\n"

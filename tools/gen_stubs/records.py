@@ -158,6 +158,38 @@ class Spec:
       env PATH_VAR MAJOR_VAR  the override and pin variables
       companion FORMAT        what the real library dlopens beside itself
                               (printf format given major, minor)
+      same_function NAME NAME...
+                              one function under the names the majors give
+                              it: where the loaded major does not take the
+                              first name as it is, it is called under the
+                              others, as it is or with its structs
+                              translated (see routes.py)
+      layout STRUCT [ALIAS...]
+                              a struct whose layout differs between majors,
+                              copied field by field and by name between them
+                              (stubs/common/layout.h); an ALIAS is the same
+                              struct under another name (cudaTextureDesc_v2)
+      layout_field STRUCT FIELD [POLICY] [query ENUMERATOR]
+                              POLICY: what a non-zero FIELD does when the other
+                              side's layout has no room for it: refuse (the
+                              call fails, whichever way the struct goes), drop
+                              (left out, either way), given (refused when the
+                              caller gives it, left out when the runtime
+                              reports it; the default), padding (not a field:
+                              its bytes are the layout's padding, never copied,
+                              0 in what is written). FIELD * sets the
+                              struct's default. query: when the runtime's
+                              struct lacks FIELD, it is asked of the runtime
+                              with ENUMERATOR (see layout_query)
+      layout_query STRUCT FUNCTION ARGUMENT ENUM
+                              how a query is asked: the runtime's
+                              FUNCTION(&value, ENUMERATOR, ARGUMENT), ARGUMENT
+                              being the translated function's parameter of
+                              that name and ENUM the enumerators' type
+      inout FUNCTION PARAMETER...
+                              struct parameters the runtime reads and writes
+                              (otherwise a const pointer is read, and any other
+                              written)
       unavailable REASON NUMBER CONSTANT
                               what a call returns when it cannot forward, for
                               each REASON of UNAVAILABLE_REASONS: the number
@@ -182,6 +214,8 @@ class Spec:
                         self.values.setdefault(key, []).append((int(rest[0]), rest[1]))
                     elif key == "wheel_dir":
                         self.values.setdefault(key, []).extend(rest)
+                    elif key in ("same_function", "layout", "layout_field", "layout_query", "inout"):
+                        self.values.setdefault(key, []).append(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context", "enum"):
                         self.values[key] += rest
@@ -217,6 +251,54 @@ class Spec:
         self.companion = self.values.get("companion", [None])[0]
         if any(m for m, _ in self.sonames) and 0 in (m for m, _ in self.sonames):
             raise SystemExit("%s: major 0 (any version) goes alone" % path)
+        self.same_function = self.values.get("same_function", [])
+        self.inout = {(r[0], p) for r in self.values.get("inout", []) for p in r[1:]}
+        self._read_layouts(path)
         missing = [r for r in self.UNAVAILABLE_REASONS if r not in self.unavailable]
         if missing:
             raise SystemExit("%s: no 'unavailable' line for %s" % (path, ", ".join(missing)))
+
+    POLICIES = ("given", "refuse", "drop", "padding")
+
+    def _read_layouts(self, path):
+        """self.layouts: struct -> LayoutSpec; self.layout_of: any name of
+        such a struct (aliases too) -> its LayoutSpec."""
+        self.layouts, self.layout_of = {}, {}
+        for names in self.values.get("layout", []):
+            ls = LayoutSpec(names[0], names[1:])
+            self.layouts[ls.name] = ls
+            for n in [ls.name] + ls.aliases:
+                self.layout_of[n] = ls
+        for words in self.values.get("layout_field", []):
+            ls = self.layouts.get(words[0])
+            if not ls or len(words) < 2:
+                raise SystemExit("%s: layout_field %s: no such layout" % (path, " ".join(words)))
+            field, rest = words[1], words[2:]
+            if rest and rest[0] in self.POLICIES:
+                if field == "*":
+                    ls.default_policy = rest[0]
+                else:
+                    ls.policies[field] = rest[0]
+                rest = rest[1:]
+            if rest[:1] == ["query"] and len(rest) == 2 and field != "*":
+                ls.queries[field] = rest[1]
+            elif rest:
+                raise SystemExit("%s: layout_field %s: what is %s?" % (path, " ".join(words), rest))
+        for words in self.values.get("layout_query", []):
+            if words[0] not in self.layouts or len(words) != 4:
+                raise SystemExit("%s: layout_query %s" % (path, " ".join(words)))
+            self.layouts[words[0]].query = tuple(words[1:])
+
+
+class LayoutSpec:
+    """What the spec says of one translated struct (see Spec: layout)."""
+
+    def __init__(self, name, aliases):
+        self.name, self.aliases = name, list(aliases)
+        self.default_policy = "given"
+        self.policies = {}  # field -> policy
+        self.queries = {}  # field -> enumerator
+        self.query = None  # (function, argument, enum)
+
+    def policy(self, field):
+        return self.policies.get(field, self.default_policy)

@@ -1049,7 +1049,7 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 						&cudastub_cudart_functions[F_cudaChooseDevice]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaChooseDevice();
+		fn = cudastub_cudart_route_cudaChooseDevice();
 	if (!fn)
 		fn = cudaChooseDevice_unavailable;
 	atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
@@ -1139,7 +1139,7 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateSurfaceObject]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaCreateSurfaceObject();
+		fn = cudastub_cudart_route_cudaCreateSurfaceObject();
 	if (!fn)
 		fn = cudaCreateSurfaceObject_unavailable;
 	atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
@@ -1168,7 +1168,7 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateTextureObject]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaCreateTextureObject();
+		fn = cudastub_cudart_route_cudaCreateTextureObject();
 	if (!fn)
 		fn = cudaCreateTextureObject_unavailable;
 	atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
@@ -1197,7 +1197,7 @@ static cudaError_t cudaCreateTextureObject_v2_resolve(cudaTextureObject_t *a0, c
 						&cudastub_cudart_functions[F_cudaCreateTextureObject_v2]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaCreateTextureObject_v2();
+		fn = cudastub_cudart_route_cudaCreateTextureObject_v2();
 	if (!fn)
 		fn = cudaCreateTextureObject_v2_unavailable;
 	atomic_store_explicit(&cudaCreateTextureObject_v2_slot, fn, memory_order_release);
@@ -2576,7 +2576,7 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedBuffer]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedBuffer();
+		fn = cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedBuffer_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
@@ -2604,7 +2604,7 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedMipmappedArray]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedMipmappedArray();
+		fn = cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedMipmappedArray_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
@@ -2783,7 +2783,7 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 						&cudastub_cudart_functions[F_cudaFuncGetAttributes]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaFuncGetAttributes();
+		fn = cudastub_cudart_route_cudaFuncGetAttributes();
 	if (!fn)
 		fn = cudaFuncGetAttributes_unavailable;
 	atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
@@ -3217,7 +3217,7 @@ static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, in
 						&cudastub_cudart_functions[F_cudaGetDeviceProperties]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetDeviceProperties();
+		fn = cudastub_cudart_route_cudaGetDeviceProperties();
 	if (!fn)
 		fn = cudaGetDeviceProperties_unavailable;
 	atomic_store_explicit(&cudaGetDeviceProperties_slot, fn, memory_order_release);
@@ -3441,7 +3441,7 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetSurfaceObjectResourceDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetSurfaceObjectResourceDesc();
+		fn = cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetSurfaceObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
@@ -3572,7 +3572,7 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
@@ -3599,7 +3599,7 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceViewDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceViewDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectResourceViewDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
@@ -3626,7 +3626,7 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectTextureDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectTextureDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
@@ -3653,7 +3653,7 @@ static cudaError_t cudaGetTextureObjectTextureDesc_v2_resolve(struct cudaTexture
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc_v2]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc_v2();
+		fn = cudastub_cudart_route_cudaGetTextureObjectTextureDesc_v2();
 	if (!fn)
 		fn = cudaGetTextureObjectTextureDesc_v2_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_v2_slot, fn, memory_order_release);
@@ -3969,7 +3969,7 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 						&cudastub_cudart_functions[F_cudaGraphAddMemAllocNode]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGraphAddMemAllocNode();
+		fn = cudastub_cudart_route_cudaGraphAddMemAllocNode();
 	if (!fn)
 		fn = cudaGraphAddMemAllocNode_unavailable;
 	atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
@@ -5476,7 +5476,7 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 						&cudastub_cudart_functions[F_cudaGraphMemAllocNodeGetParams]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGraphMemAllocNodeGetParams();
+		fn = cudastub_cudart_route_cudaGraphMemAllocNodeGetParams();
 	if (!fn)
 		fn = cudaGraphMemAllocNodeGetParams_unavailable;
 	atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
@@ -6503,7 +6503,7 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 						&cudastub_cudart_functions[F_cudaImportExternalMemory]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaImportExternalMemory();
+		fn = cudastub_cudart_route_cudaImportExternalMemory();
 	if (!fn)
 		fn = cudaImportExternalMemory_unavailable;
 	atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
@@ -6530,7 +6530,7 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 						&cudastub_cudart_functions[F_cudaImportExternalSemaphore]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaImportExternalSemaphore();
+		fn = cudastub_cudart_route_cudaImportExternalSemaphore();
 	if (!fn)
 		fn = cudaImportExternalSemaphore_unavailable;
 	atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
@@ -7625,7 +7625,7 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 						&cudastub_cudart_functions[F_cudaMemPoolCreate]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaMemPoolCreate();
+		fn = cudastub_cudart_route_cudaMemPoolCreate();
 	if (!fn)
 		fn = cudaMemPoolCreate_unavailable;
 	atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
@@ -10758,7 +10758,7 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 						&cudastub_cudart_functions[F_cudaPointerGetAttributes]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaPointerGetAttributes();
+		fn = cudastub_cudart_route_cudaPointerGetAttributes();
 	if (!fn)
 		fn = cudaPointerGetAttributes_unavailable;
 	atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
@@ -11007,7 +11007,7 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_resolve(const cudaExtern
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2();
+		fn = cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_v2_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
@@ -11036,7 +11036,7 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve(const cudaE
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2_ptsz]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2_ptsz();
+		fn = cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);
@@ -12026,7 +12026,7 @@ static cudaError_t cudaThreadExit_resolve(void)
 						&cudastub_cudart_functions[F_cudaThreadExit]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadExit();
+		fn = cudastub_cudart_route_cudaThreadExit();
 	if (!fn)
 		fn = cudaThreadExit_unavailable;
 	atomic_store_explicit(&cudaThreadExit_slot, fn, memory_order_release);
@@ -12052,7 +12052,7 @@ static cudaError_t cudaThreadGetCacheConfig_resolve(enum cudaFuncCache *a0)
 						&cudastub_cudart_functions[F_cudaThreadGetCacheConfig]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadGetCacheConfig();
+		fn = cudastub_cudart_route_cudaThreadGetCacheConfig();
 	if (!fn)
 		fn = cudaThreadGetCacheConfig_unavailable;
 	atomic_store_explicit(&cudaThreadGetCacheConfig_slot, fn, memory_order_release);
@@ -12079,7 +12079,7 @@ static cudaError_t cudaThreadGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 						&cudastub_cudart_functions[F_cudaThreadGetLimit]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadGetLimit();
+		fn = cudastub_cudart_route_cudaThreadGetLimit();
 	if (!fn)
 		fn = cudaThreadGetLimit_unavailable;
 	atomic_store_explicit(&cudaThreadGetLimit_slot, fn, memory_order_release);
@@ -12105,7 +12105,7 @@ static cudaError_t cudaThreadSetCacheConfig_resolve(enum cudaFuncCache a0)
 						&cudastub_cudart_functions[F_cudaThreadSetCacheConfig]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadSetCacheConfig();
+		fn = cudastub_cudart_route_cudaThreadSetCacheConfig();
 	if (!fn)
 		fn = cudaThreadSetCacheConfig_unavailable;
 	atomic_store_explicit(&cudaThreadSetCacheConfig_slot, fn, memory_order_release);
@@ -12132,7 +12132,7 @@ static cudaError_t cudaThreadSetLimit_resolve(enum cudaLimit a0, size_t a1)
 						&cudastub_cudart_functions[F_cudaThreadSetLimit]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadSetLimit();
+		fn = cudastub_cudart_route_cudaThreadSetLimit();
 	if (!fn)
 		fn = cudaThreadSetLimit_unavailable;
 	atomic_store_explicit(&cudaThreadSetLimit_slot, fn, memory_order_release);
@@ -12157,7 +12157,7 @@ static cudaError_t cudaThreadSynchronize_resolve(void)
 						&cudastub_cudart_functions[F_cudaThreadSynchronize]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadSynchronize();
+		fn = cudastub_cudart_route_cudaThreadSynchronize();
 	if (!fn)
 		fn = cudaThreadSynchronize_unavailable;
 	atomic_store_explicit(&cudaThreadSynchronize_slot, fn, memory_order_release);
@@ -12346,7 +12346,7 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_resolve(const cudaExternal
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2();
+		fn = cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_v2_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
@@ -12375,7 +12375,7 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExt
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2_ptsz]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2_ptsz();
+		fn = cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);

@@ -988,7 +988,7 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 						&cudastub_cudart_functions[F_cudaChooseDevice]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaChooseDevice();
+		fn = cudastub_cudart_route_cudaChooseDevice();
 	if (!fn)
 		fn = cudaChooseDevice_unavailable;
 	atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
@@ -1078,7 +1078,7 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateSurfaceObject]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaCreateSurfaceObject();
+		fn = cudastub_cudart_route_cudaCreateSurfaceObject();
 	if (!fn)
 		fn = cudaCreateSurfaceObject_unavailable;
 	atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
@@ -1107,7 +1107,7 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateTextureObject]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaCreateTextureObject();
+		fn = cudastub_cudart_route_cudaCreateTextureObject();
 	if (!fn)
 		fn = cudaCreateTextureObject_unavailable;
 	atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
@@ -2540,7 +2540,7 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedBuffer]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedBuffer();
+		fn = cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedBuffer_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
@@ -2568,7 +2568,7 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedMipmappedArray]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedMipmappedArray();
+		fn = cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedMipmappedArray_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
@@ -2747,7 +2747,7 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 						&cudastub_cudart_functions[F_cudaFuncGetAttributes]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaFuncGetAttributes();
+		fn = cudastub_cudart_route_cudaFuncGetAttributes();
 	if (!fn)
 		fn = cudaFuncGetAttributes_unavailable;
 	atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
@@ -3235,7 +3235,7 @@ static cudaError_t cudaGetDeviceProperties_v2_resolve(struct cudaDeviceProp *a0,
 						&cudastub_cudart_functions[F_cudaGetDeviceProperties_v2]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetDeviceProperties_v2();
+		fn = cudastub_cudart_route_cudaGetDeviceProperties_v2();
 	if (!fn)
 		fn = cudaGetDeviceProperties_v2_unavailable;
 	atomic_store_explicit(&cudaGetDeviceProperties_v2_slot, fn, memory_order_release);
@@ -3487,7 +3487,7 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetSurfaceObjectResourceDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetSurfaceObjectResourceDesc();
+		fn = cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetSurfaceObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
@@ -3566,7 +3566,7 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
@@ -3593,7 +3593,7 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceViewDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceViewDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectResourceViewDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
@@ -3620,7 +3620,7 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectTextureDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectTextureDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
@@ -3940,7 +3940,7 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 						&cudastub_cudart_functions[F_cudaGraphAddMemAllocNode]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGraphAddMemAllocNode();
+		fn = cudastub_cudart_route_cudaGraphAddMemAllocNode();
 	if (!fn)
 		fn = cudaGraphAddMemAllocNode_unavailable;
 	atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
@@ -5671,7 +5671,7 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 						&cudastub_cudart_functions[F_cudaGraphMemAllocNodeGetParams]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGraphMemAllocNodeGetParams();
+		fn = cudastub_cudart_route_cudaGraphMemAllocNodeGetParams();
 	if (!fn)
 		fn = cudaGraphMemAllocNodeGetParams_unavailable;
 	atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
@@ -6813,7 +6813,7 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 						&cudastub_cudart_functions[F_cudaImportExternalMemory]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaImportExternalMemory();
+		fn = cudastub_cudart_route_cudaImportExternalMemory();
 	if (!fn)
 		fn = cudaImportExternalMemory_unavailable;
 	atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
@@ -6840,7 +6840,7 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 						&cudastub_cudart_functions[F_cudaImportExternalSemaphore]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaImportExternalSemaphore();
+		fn = cudastub_cudart_route_cudaImportExternalSemaphore();
 	if (!fn)
 		fn = cudaImportExternalSemaphore_unavailable;
 	atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
@@ -8026,7 +8026,7 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 						&cudastub_cudart_functions[F_cudaMemPoolCreate]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaMemPoolCreate();
+		fn = cudastub_cudart_route_cudaMemPoolCreate();
 	if (!fn)
 		fn = cudaMemPoolCreate_unavailable;
 	atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
@@ -11289,7 +11289,7 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 						&cudastub_cudart_functions[F_cudaPointerGetAttributes]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaPointerGetAttributes();
+		fn = cudastub_cudart_route_cudaPointerGetAttributes();
 	if (!fn)
 		fn = cudaPointerGetAttributes_unavailable;
 	atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
@@ -11511,7 +11511,7 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_resolve(const cudaExtern
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2();
+		fn = cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_v2_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
@@ -11540,7 +11540,7 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve(const cudaE
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_v2_ptsz]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_v2_ptsz();
+		fn = cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);
@@ -12809,7 +12809,7 @@ static cudaError_t cudaThreadExit_resolve(void)
 						&cudastub_cudart_functions[F_cudaThreadExit]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadExit();
+		fn = cudastub_cudart_route_cudaThreadExit();
 	if (!fn)
 		fn = cudaThreadExit_unavailable;
 	atomic_store_explicit(&cudaThreadExit_slot, fn, memory_order_release);
@@ -12835,7 +12835,7 @@ static cudaError_t cudaThreadGetCacheConfig_resolve(enum cudaFuncCache *a0)
 						&cudastub_cudart_functions[F_cudaThreadGetCacheConfig]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadGetCacheConfig();
+		fn = cudastub_cudart_route_cudaThreadGetCacheConfig();
 	if (!fn)
 		fn = cudaThreadGetCacheConfig_unavailable;
 	atomic_store_explicit(&cudaThreadGetCacheConfig_slot, fn, memory_order_release);
@@ -12862,7 +12862,7 @@ static cudaError_t cudaThreadGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 						&cudastub_cudart_functions[F_cudaThreadGetLimit]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadGetLimit();
+		fn = cudastub_cudart_route_cudaThreadGetLimit();
 	if (!fn)
 		fn = cudaThreadGetLimit_unavailable;
 	atomic_store_explicit(&cudaThreadGetLimit_slot, fn, memory_order_release);
@@ -12888,7 +12888,7 @@ static cudaError_t cudaThreadSetCacheConfig_resolve(enum cudaFuncCache a0)
 						&cudastub_cudart_functions[F_cudaThreadSetCacheConfig]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadSetCacheConfig();
+		fn = cudastub_cudart_route_cudaThreadSetCacheConfig();
 	if (!fn)
 		fn = cudaThreadSetCacheConfig_unavailable;
 	atomic_store_explicit(&cudaThreadSetCacheConfig_slot, fn, memory_order_release);
@@ -12915,7 +12915,7 @@ static cudaError_t cudaThreadSetLimit_resolve(enum cudaLimit a0, size_t a1)
 						&cudastub_cudart_functions[F_cudaThreadSetLimit]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadSetLimit();
+		fn = cudastub_cudart_route_cudaThreadSetLimit();
 	if (!fn)
 		fn = cudaThreadSetLimit_unavailable;
 	atomic_store_explicit(&cudaThreadSetLimit_slot, fn, memory_order_release);
@@ -12940,7 +12940,7 @@ static cudaError_t cudaThreadSynchronize_resolve(void)
 						&cudastub_cudart_functions[F_cudaThreadSynchronize]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaThreadSynchronize();
+		fn = cudastub_cudart_route_cudaThreadSynchronize();
 	if (!fn)
 		fn = cudaThreadSynchronize_unavailable;
 	atomic_store_explicit(&cudaThreadSynchronize_slot, fn, memory_order_release);
@@ -13104,7 +13104,7 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_resolve(const cudaExternal
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2();
+		fn = cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_v2_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
@@ -13133,7 +13133,7 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExt
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_v2_ptsz]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_v2_ptsz();
+		fn = cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_v2_ptsz_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);

@@ -466,28 +466,28 @@ void cudastub_cudart_forward___cudaRegisterManagedVar(void **a0, void **a1, char
 void cudastub_cudart_forward___cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
 void cudastub_cudart_forward___cudaUnregisterFatBinary(void **a0);
 typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaChooseDevice_fn cudastub_cudart_adapt_cudaChooseDevice(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(void);
 typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaCreateSurfaceObject_fn cudastub_cudart_adapt_cudaCreateSurfaceObject(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(void);
 typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaCreateTextureObject_fn cudastub_cudart_adapt_cudaCreateTextureObject(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(void);
 cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *a0);
 typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_adapt_cudaExternalMemoryGetMappedBuffer(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(void);
 typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_adapt_cudaExternalMemoryGetMappedMipmappedArray(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(void);
 typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *a0, const void *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaFuncGetAttributes_fn cudastub_cudart_adapt_cudaFuncGetAttributes(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(void);
 cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *a0);
 typedef cudaError_t (*cudaGetDeviceProperties_fn)(struct cudaDeviceProp *a0, int a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetDeviceProperties_fn cudastub_cudart_adapt_cudaGetDeviceProperties(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGetDeviceProperties_fn cudastub_cudart_route_cudaGetDeviceProperties(void);
 typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void);
@@ -499,23 +499,23 @@ const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t a0);
 const char * cudastub_cudart_forward_cudaGetErrorString(cudaError_t a0);
 const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t a0);
 typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_adapt_cudaGetSurfaceObjectResourceDesc(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(void);
 typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetTextureObjectResourceDesc_fn cudastub_cudart_adapt_cudaGetTextureObjectResourceDesc(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(void);
 typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_adapt_cudaGetTextureObjectResourceViewDesc(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(void);
 typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetTextureObjectTextureDesc_fn cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(void);
 typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(void);
 typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphAddMemAllocNode_fn cudastub_cudart_adapt_cudaGraphAddMemAllocNode(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(void);
 typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphAddNode_fn cudastub_cudart_adapt_cudaGraphAddNode(void);
@@ -538,8 +538,8 @@ typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t a0, cu
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphKernelNodeSetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute(void);
 typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_adapt_cudaGraphMemAllocNodeGetParams(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(void);
 typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(void);
@@ -553,11 +553,11 @@ typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t a0, const cuda
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(void);
 typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaImportExternalMemory_fn cudastub_cudart_adapt_cudaImportExternalMemory(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(void);
 typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaImportExternalSemaphore_fn cudastub_cudart_adapt_cudaImportExternalSemaphore(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(void);
 typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaLaunchKernelExC_fn cudastub_cudart_adapt_cudaLaunchKernelExC(void);
@@ -568,8 +568,8 @@ typedef cudaError_t (*cudaMemAdvise_fn)(const void *a0, size_t a1, enum cudaMemo
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(void);
 typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaMemPoolCreate_fn cudastub_cudart_adapt_cudaMemPoolCreate(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(void);
 typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(void);
@@ -583,15 +583,15 @@ typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *a0, const vo
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaOccupancyMaxPotentialClusterSize_fn cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize(void);
 typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *a0, const void *a1);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaPointerGetAttributes_fn cudastub_cudart_adapt_cudaPointerGetAttributes(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(void);
 cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *a0);
 typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaSignalExternalSemaphoresAsync_fn cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaSignalExternalSemaphoresAsync_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync(void);
 typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaSignalExternalSemaphoresAsync_ptsz_fn cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_ptsz(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaSignalExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_ptsz(void);
 typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamGetAttribute_fn cudastub_cudart_adapt_cudaStreamGetAttribute(void);
@@ -617,10 +617,10 @@ typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t 
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamUpdateCaptureDependencies_ptsz_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz(void);
 typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaWaitExternalSemaphoresAsync_fn cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaWaitExternalSemaphoresAsync_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync(void);
 typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaWaitExternalSemaphoresAsync_ptsz_fn cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_ptsz(void);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaWaitExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_ptsz(void);
 
 #endif

@@ -1000,7 +1000,7 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 						&cudastub_cudart_functions[F_cudaChooseDevice]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaChooseDevice();
+		fn = cudastub_cudart_route_cudaChooseDevice();
 	if (!fn)
 		fn = cudaChooseDevice_unavailable;
 	atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
@@ -1090,7 +1090,7 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateSurfaceObject]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaCreateSurfaceObject();
+		fn = cudastub_cudart_route_cudaCreateSurfaceObject();
 	if (!fn)
 		fn = cudaCreateSurfaceObject_unavailable;
 	atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
@@ -1119,7 +1119,7 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 						&cudastub_cudart_functions[F_cudaCreateTextureObject]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaCreateTextureObject();
+		fn = cudastub_cudart_route_cudaCreateTextureObject();
 	if (!fn)
 		fn = cudaCreateTextureObject_unavailable;
 	atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
@@ -2609,7 +2609,7 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedBuffer]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedBuffer();
+		fn = cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedBuffer_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
@@ -2637,7 +2637,7 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 						&cudastub_cudart_functions[F_cudaExternalMemoryGetMappedMipmappedArray]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaExternalMemoryGetMappedMipmappedArray();
+		fn = cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray();
 	if (!fn)
 		fn = cudaExternalMemoryGetMappedMipmappedArray_unavailable;
 	atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
@@ -2816,7 +2816,7 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 						&cudastub_cudart_functions[F_cudaFuncGetAttributes]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaFuncGetAttributes();
+		fn = cudastub_cudart_route_cudaFuncGetAttributes();
 	if (!fn)
 		fn = cudaFuncGetAttributes_unavailable;
 	atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
@@ -3304,7 +3304,7 @@ static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, in
 						&cudastub_cudart_functions[F_cudaGetDeviceProperties]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetDeviceProperties();
+		fn = cudastub_cudart_route_cudaGetDeviceProperties();
 	if (!fn)
 		fn = cudaGetDeviceProperties_unavailable;
 	atomic_store_explicit(&cudaGetDeviceProperties_slot, fn, memory_order_release);
@@ -3614,7 +3614,7 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetSurfaceObjectResourceDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetSurfaceObjectResourceDesc();
+		fn = cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetSurfaceObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
@@ -3693,7 +3693,7 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectResourceDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectResourceDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
@@ -3720,7 +3720,7 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 						&cudastub_cudart_functions[F_cudaGetTextureObjectResourceViewDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectResourceViewDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectResourceViewDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
@@ -3747,7 +3747,7 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 						&cudastub_cudart_functions[F_cudaGetTextureObjectTextureDesc]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGetTextureObjectTextureDesc();
+		fn = cudastub_cudart_route_cudaGetTextureObjectTextureDesc();
 	if (!fn)
 		fn = cudaGetTextureObjectTextureDesc_unavailable;
 	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
@@ -4038,7 +4038,7 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 						&cudastub_cudart_functions[F_cudaGraphAddMemAllocNode]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGraphAddMemAllocNode();
+		fn = cudastub_cudart_route_cudaGraphAddMemAllocNode();
 	if (!fn)
 		fn = cudaGraphAddMemAllocNode_unavailable;
 	atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
@@ -5710,7 +5710,7 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 						&cudastub_cudart_functions[F_cudaGraphMemAllocNodeGetParams]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaGraphMemAllocNodeGetParams();
+		fn = cudastub_cudart_route_cudaGraphMemAllocNodeGetParams();
 	if (!fn)
 		fn = cudaGraphMemAllocNodeGetParams_unavailable;
 	atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
@@ -6767,7 +6767,7 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 						&cudastub_cudart_functions[F_cudaImportExternalMemory]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaImportExternalMemory();
+		fn = cudastub_cudart_route_cudaImportExternalMemory();
 	if (!fn)
 		fn = cudaImportExternalMemory_unavailable;
 	atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
@@ -6794,7 +6794,7 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 						&cudastub_cudart_functions[F_cudaImportExternalSemaphore]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaImportExternalSemaphore();
+		fn = cudastub_cudart_route_cudaImportExternalSemaphore();
 	if (!fn)
 		fn = cudaImportExternalSemaphore_unavailable;
 	atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
@@ -8645,7 +8645,7 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 						&cudastub_cudart_functions[F_cudaMemPoolCreate]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaMemPoolCreate();
+		fn = cudastub_cudart_route_cudaMemPoolCreate();
 	if (!fn)
 		fn = cudaMemPoolCreate_unavailable;
 	atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
@@ -12193,7 +12193,7 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 						&cudastub_cudart_functions[F_cudaPointerGetAttributes]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaPointerGetAttributes();
+		fn = cudastub_cudart_route_cudaPointerGetAttributes();
 	if (!fn)
 		fn = cudaPointerGetAttributes_unavailable;
 	atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
@@ -12365,7 +12365,7 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_resolve(const cudaExternalS
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync();
+		fn = cudastub_cudart_route_cudaSignalExternalSemaphoresAsync();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
@@ -12394,7 +12394,7 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_resolve(const cudaExte
 						&cudastub_cudart_functions[F_cudaSignalExternalSemaphoresAsync_ptsz]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaSignalExternalSemaphoresAsync_ptsz();
+		fn = cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_ptsz();
 	if (!fn)
 		fn = cudaSignalExternalSemaphoresAsync_ptsz_unavailable;
 	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
@@ -13734,7 +13734,7 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_resolve(const cudaExternalSem
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync();
+		fn = cudastub_cudart_route_cudaWaitExternalSemaphoresAsync();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
@@ -13763,7 +13763,7 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_ptsz_resolve(const cudaExtern
 						&cudastub_cudart_functions[F_cudaWaitExternalSemaphoresAsync_ptsz]);
 
 	if (!fn)
-		fn = cudastub_cudart_adapt_cudaWaitExternalSemaphoresAsync_ptsz();
+		fn = cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_ptsz();
 	if (!fn)
 		fn = cudaWaitExternalSemaphoresAsync_ptsz_unavailable;
 	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);

@@ -1,0 +1,43 @@
+/*
+ * Choosing a route (layout.h): what stands in for a function whose ABI the
+ * loaded major does not share under its own name. Runs once per function,
+ * from its generated resolver.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+
+#include "layout.h"
+
+void *cudastub_route_choose(struct cudastub_library *lib, const char *name,
+			    const struct cudastub_route *routes, struct cudastub_route_state *state,
+			    void *translator, const char *query_name)
+{
+	const struct cudastub_route *r;
+	void *handle, *sym;
+	int major;
+
+	if (cudastub_loader_load(lib) != CUDASTUB_STATE_LOADED)
+		return NULL;
+	/* no dlsym(NULL, ...) here: that would search the whole process,
+	 * the stub itself included */
+	handle = cudastub_loader_handle(lib);
+	major = cudastub_loader_info(lib)->major;
+	for (r = routes; r->name; r++) {
+		if (r->major != major || !(sym = dlsym(handle, r->name)))
+			continue;
+		if (!r->layouts) {
+			cudastub_log_debug(lib, "%s: CUDA %d's %s, as it is", name, major, r->name);
+			return sym;
+		}
+		if (!translator || !state)
+			return NULL;
+		atomic_store_explicit(&state->query, query_name ? dlsym(handle, query_name) : NULL,
+				      memory_order_release);
+		atomic_store_explicit(&state->route, r, memory_order_release);
+		atomic_store_explicit(&state->function, sym, memory_order_release);
+		cudastub_log_debug(lib, "%s: CUDA %d's %s, structs translated between layouts",
+				   name, major, r->name);
+		return translator;
+	}
+	return NULL;
+}
