@@ -28,32 +28,41 @@ if [ "$out" != "$src" ]; then
   cp -r "$src/tools/gen_stubs/data/." "$data/"
 fi
 
-# The recorded versions, oldest first. A major's oldest is what its stubs
-# are built from; a later minor of the same major (12.5) only adds what its
-# headers declare to the gating (docs/adding-a-major.md).
-versions=(11.8 12.4 12.5 13.0)
-# version -> include folder, library folder (none: no export list)
-declare -A include=(
-  [11.8]=$fixtures/headers-11.8/usr/include
-  [12.4]=$fixtures/headers-12.4/usr/include
-  [12.5]=$fixtures/headers-12.5/usr/include
-  [13.0]=$toolkit/include
-)
-declare -A libdir=(
-  [11.8]=$fixtures/cuda-11.8/usr/lib/x86_64-linux-gnu
-  [12.4]=$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu
-  [13.0]=$toolkit/lib64
-)
-libraries=(nvrtc cudart cuda)
-# The driver is not part of a toolkit: its export list comes from Debian's
-# driver 550, whose libcuda.so.1 supports CUDA 12.4, and from no other.
-driver_dir=$fixtures/driver-550/usr/lib/x86_64-linux-gnu/nvidia/current
+# The recorded versions and where each one's headers and libraries are:
+# data, in tools/gen_stubs/data/versions (docs/adding-a-major.md).
+versions=()
+declare -A include libdir
+driver_version="" driver_dir=""
+# fixtures/... and toolkit/... as folders of this machine
+where() {
+  case $1 in
+    -) echo "" ;;
+    fixtures/*) echo "$fixtures/${1#fixtures/}" ;;
+    toolkit/*) echo "$toolkit/${1#toolkit/}" ;;
+    *) echo "regenerate.sh: data/versions: $1 is neither fixtures/ nor toolkit/" >&2; exit 2 ;;
+  esac
+}
+while read -r first second third; do
+  case $first in
+    '' | '#'*) continue ;;
+    driver) driver_version=$second driver_dir=$(where "$third") ;;
+    *)
+      versions+=("$first")
+      include[$first]=$(where "$second")
+      libdir[$first]=$(where "$third")
+      ;;
+  esac
+done <"$src/tools/gen_stubs/data/versions"
 
 # The version a header folder really holds, from cuda.h: 13.0 -> 13000.
 cuda_version() { awk '/^#define CUDA_VERSION / { print $3 }' "$1/cuda.h" 2>/dev/null; }
 
-for lib in "${libraries[@]}"; do
-  spec=$src/tools/gen_stubs/specs/$lib.spec
+# Every spec is a library.
+for spec in "$src"/tools/gen_stubs/specs/*.spec; do
+  lib=$(basename "$spec" .spec)
+  # one SONAME for every version (major 0): a driver, listed apart
+  driver=0
+  $gen soname --spec "$spec" --major 0 >/dev/null 2>&1 && driver=1
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
     if [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
@@ -63,9 +72,9 @@ for lib in "${libraries[@]}"; do
     fi
     # the real file: the SONAME the spec gives this major
     name=$($gen soname --spec "$spec" --major "${v%.*}") || continue
-    dir=${libdir[$v]:-}
-    if [ "$lib" = cuda ]; then
-      [ "$v" = 12.4 ] || continue
+    dir=${libdir[$v]}
+    if [ $driver = 1 ]; then
+      [ "$v" = "$driver_version" ] || continue
       dir=$driver_dir
     fi
     if [ -z "$dir" ]; then
