@@ -18,7 +18,7 @@
  *   graph  cudaChildGraphNodeParams: 12.x {cudaGraph_t graph} (8 bytes); 13.x adds
  *          enum cudaGraphChildGraphNodeOwnership ownership at 8 (0: clone, 12's behaviour)
  *   alloc  cudaMemAllocNodeParamsV2.poolProps: 13.x adds unsigned short usage at 32
- *          where 12.x has reserved bytes (see adapt_pool_props.c)
+ *          where 12.x has reserved bytes (the spec's `layout cudaMemPoolProps`)
  *   12.x requires the union's unused bytes and the reserved bytes to be zero.
  *
  * The rule:
