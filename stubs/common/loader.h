@@ -12,6 +12,7 @@
  *   loader_search.c    list the candidates, step by step, newest major first
  *   loader_candidate.c open one, verify it (not ourselves, not another stub,
  *                      not rejected by the library), probe its version
+ *   loader_elf.c       check a file is a sound library before dlopen maps it
  *   loader_companion.c load what the chosen library will dlopen by name
  *   loader_ldcache.c   read /etc/ld.so.cache, to look past a stub by hand
  *   loader_load.c      search without holding a lock, publish one outcome
@@ -69,6 +70,7 @@ struct cudastub_function {
 enum { CUDASTUB_MAX_ATTEMPTS = 64, CUDASTUB_ARENA_SIZE = 16384 };
 
 struct cudastub_library;
+struct cudastub_self;
 
 /*
  * One run of the search, with a log of its own. Threads that race a first
@@ -82,6 +84,8 @@ struct cudastub_search {
 	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
 	/* majors the current search pass may load (see loader_search.c) */
 	uint32_t pass_majors;
+	/* the stub itself, while the search runs (loader_candidate.c) */
+	const struct cudastub_self *self;
 	/* CUDASTUB_<LIB>_MAJOR as read once when the search began: the major
 	 * every candidate must report, or 0 for none (loader_load.c) */
 	int pin;
@@ -208,6 +212,21 @@ CUDASTUB_HIDDEN enum cudastub_try cudastub_try_candidate(struct cudastub_search 
 							 cudastub_source source, int major,
 							 const char *path, int dlopen_flags);
 
+/* loader_elf.c: reads n bytes at offset at into buf; 0 when all were read. */
+struct cudastub_elf_source {
+	int (*read)(void *ctx, void *buf, size_t n, uint64_t at);
+	void *ctx;
+	uint64_t size; /* of the whole file */
+};
+enum { CUDASTUB_ELF_MAX_LOADS = 16 };
+/* Why the file src reads is not a library this process could map, or NULL
+ * when dlopen may have it; why (size bytes) holds a reason with numbers. */
+CUDASTUB_HIDDEN const char *cudastub_elf_reject(const struct cudastub_elf_source *src, char *why,
+						size_t size);
+/* The same for the file at path; *absent is set when there is no file. */
+CUDASTUB_HIDDEN const char *cudastub_elf_check_file(const char *path, int *absent, char *why,
+						    size_t size);
+
 /* loader_companion.c */
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
 
@@ -236,5 +255,16 @@ CUDASTUB_HIDDEN void cudastub_asm_resolve(void);
 
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_search *s);
+/*
+ * The files dlopen(soname) from this stub would consider, in its order: the
+ * folders of RTLD_DI_SERINFO that are not the system's defaults
+ * (LD_LIBRARY_PATH, the stub's RUNPATH), ld.so.cache, then the default
+ * folders. Calls visit with each path that exists until it returns
+ * non-zero, and returns that value, or 0. Walking by full path lets every
+ * file be checked before dlopen, and a stub under the real SONAME (a shim)
+ * be skipped by file instead of hiding what lies behind it.
+ */
+CUDASTUB_HIDDEN int cudastub_loader_walk(const struct cudastub_self *self, const char *soname,
+					 int (*visit)(const char *path, void *ctx), void *ctx);
 
 #endif /* CUDASTUB_LOADER_H */

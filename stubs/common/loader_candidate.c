@@ -3,7 +3,9 @@
  *
  * The order of checks is cheapest first and never calls into a candidate
  * before we know it is not ourselves:
- *   1. the file is our own file (same device and inode): skip, no dlopen;
+ *   1. a file (a path with a slash) must be there, must not be our own
+ *      file (same device and inode), and must be a sound library of this
+ *      process's architecture (loader_elf.c): otherwise skipped, no dlopen;
  *   2. dlopen; the loaded object is our own object (same link map): a shim
  *      found its own SONAME;
  *   3. the object exports a cudastub entry point: a copy of a stub;
@@ -90,10 +92,13 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	int have_major = 0, have_minor = 0;
 	void *handle;
 
-	/* A path with a slash names a file; check it is there before dlopen
-	 * so that a missing file is "absent", not a dlopen call. */
+	/* A path with a slash names a file: a missing one is "absent", not a
+	 * dlopen call, and a damaged or foreign one never reaches dlopen. */
 	if (strchr(path, '/')) {
-		if (access(path, F_OK) != 0) {
+		int absent;
+
+		reason = cudastub_elf_check_file(path, &absent, why, sizeof why);
+		if (absent) {
 			cudastub_log_attempt(s, source, major, path, "absent");
 			return CUDASTUB_TRY_ABSENT;
 		}
@@ -101,6 +106,13 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 			cudastub_log_attempt(s, source, major, path,
 					     "skipped: this stub's own file");
 			return CUDASTUB_TRY_SELF;
+		}
+		if (reason) {
+			char skipped[sizeof why + 16];
+
+			snprintf(skipped, sizeof skipped, "skipped: %s", reason);
+			cudastub_log_attempt(s, source, major, path, skipped);
+			return CUDASTUB_TRY_REJECTED;
 		}
 	}
 

@@ -20,15 +20,27 @@
 /* Loads name from the folder of file; returns 1 if it was there. */
 static int load_beside(struct cudastub_search *s, const char *file, const char *name)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], skipped[300];
 	const char *slash = strrchr(file, '/');
 	int n;
 
 	if (!slash)
 		return 0;
+	char why[256];
+	const char *reason;
+	int absent;
+
 	n = snprintf(path, sizeof path, "%.*s/%s", (int)(slash - file), file, name);
-	if (n <= 0 || n >= (int)sizeof path || access(path, F_OK) != 0)
+	if (n <= 0 || n >= (int)sizeof path)
 		return 0;
+	reason = cudastub_elf_check_file(path, &absent, why, sizeof why);
+	if (absent)
+		return 0;
+	if (reason) {
+		snprintf(skipped, sizeof skipped, "skipped: companion: %s", reason);
+		cudastub_log_attempt(s, s->info.source, s->info.major, path, skipped);
+		return 1;
+	}
 	s->info.dlopen_calls++;
 	if (cudastub_dlopen(path, RTLD_NOW | RTLD_LOCAL))
 		cudastub_log_attempt(s, s->info.source, s->info.major, path,

@@ -9,13 +9,15 @@
  *   3. pip's NVIDIA wheel folders, beside an ancestor of the stub's folder.
  *   4. $CUDA_HOME, then $CUDA_PATH.
  *   5. The dynamic loader's own search (LD_LIBRARY_PATH, our RUNPATH,
- *      ld.so.cache). When that search hands back a stub (a shim under the
- *      real SONAME), its folders are walked by hand to look past it.
+ *      ld.so.cache, the default folders), walked by hand in its order so
+ *      that every file is checked before dlopen and a stub under the real
+ *      SONAME (a shim) is skipped by file.
  *   6. The standard toolkit prefix.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,75 +195,100 @@ static int step_cuda_home(struct cudastub_search *s, const struct cudastub_self 
 	return 0;
 }
 
-/* What walk_loader_folders needs inside its visits. */
+/* What step 5 needs inside its visits. */
 struct folder_walk {
 	struct cudastub_search *s;
 	const struct cudastub_self *self;
 	int major;
+	int seen; /* a file of that name was there */
 };
 
 static int try_walked_path(const char *path, void *ctx)
 {
 	struct folder_walk *w = ctx;
 
-	if (access(path, F_OK) != 0)
-		return 0; /* the loader's folders are many; log hits only */
+	w->seen = 1;
 	return cudastub_try_candidate(w->s, w->self, CUDASTUB_SOURCE_LOADER_SEARCH, w->major, path,
 				      RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED;
 }
 
-/*
- * The loader's search found a stub under the real SONAME, which hides any
- * real library of that name further along: glibc answers every dlopen of
- * the name with the stub. Walk the same places the loader would, by full
- * path, so the stub is skipped by file and the next one is found: the
- * folders of RTLD_DI_SERINFO (LD_LIBRARY_PATH, RUNPATH, system folders),
- * then ld.so.cache.
- */
-static int walk_loader_folders(struct cudastub_search *s, const struct cudastub_self *self,
-			       int major, const char *soname)
+/* Visits soname in the folders of info whose origin is (or, with
+ * !defaults, is not) the system's default folders. */
+static int walk_serinfo(const Dl_serinfo *info, int defaults, const char *soname,
+			int (*visit)(const char *path, void *ctx), void *ctx)
 {
-	struct folder_walk walk = {s, self, major};
-	Dl_serinfo size, *info;
+	int r;
+
+	for (unsigned i = 0; i < info->dls_cnt; i++) {
+		char path[PATH_MAX];
+
+		if (!!(info->dls_serpath[i].dls_flags & LA_SER_DEFAULT) != defaults)
+			continue;
+		if (path_format(path, "%s/%s", info->dls_serpath[i].dls_name, soname) &&
+		    access(path, F_OK) == 0 && (r = visit(path, ctx)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* What ld.so.cache holds, less what is not there any more. */
+struct cache_visit {
+	int (*visit)(const char *path, void *ctx);
+	void *ctx;
+};
+
+static int visit_cached(const char *path, void *ctx)
+{
+	const struct cache_visit *c = ctx;
+
+	return access(path, F_OK) == 0 ? c->visit(path, c->ctx) : 0;
+}
+
+int cudastub_loader_walk(const struct cudastub_self *self, const char *soname,
+			 int (*visit)(const char *path, void *ctx), void *ctx)
+{
+	struct cache_visit cached = {visit, ctx};
+	Dl_serinfo size, *info = NULL;
 	void *own;
-	unsigned i;
-	int found = 0;
+	int r = 0;
 
 	own = self->path ? cudastub_dlopen(self->path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
 	if (own && dlinfo(own, RTLD_DI_SERINFOSIZE, &size) == 0 &&
 	    (info = malloc(size.dls_size)) != NULL) {
 		*info = size;
-		if (dlinfo(own, RTLD_DI_SERINFO, info) == 0) {
-			for (i = 0; i < info->dls_cnt && !found; i++) {
-				char path[PATH_MAX];
-
-				if (path_format(path, "%s/%s", info->dls_serpath[i].dls_name,
-						soname))
-					found = try_walked_path(path, &walk);
-			}
+		if (dlinfo(own, RTLD_DI_SERINFO, info) != 0) {
+			free(info);
+			info = NULL;
 		}
-		free(info);
 	}
-	return found || cudastub_ldcache_each(soname, try_walked_path, &walk);
+	if (info)
+		r = walk_serinfo(info, 0, soname, visit, ctx);
+	if (!r)
+		r = cudastub_ldcache_each(soname, visit_cached, &cached);
+	if (!r && info)
+		r = walk_serinfo(info, 1, soname, visit, ctx);
+	free(info);
+	return r;
 }
 
 static int step_loader_search(struct cudastub_search *s, const struct cudastub_self *self)
 {
 	const struct cudastub_soname *so;
-	enum cudastub_try r;
 
 	cudastub_log_debug(s->lib, "step 5: the dynamic loader's search");
 	for (so = s->lib->sonames; so->soname; so++) {
 		if (!major_wanted(s, so->major))
 			continue;
-		r = cudastub_try_candidate(s, self, CUDASTUB_SOURCE_LOADER_SEARCH, so->major,
-					   so->soname, RTLD_NOW | RTLD_LOCAL);
-		if (r == CUDASTUB_TRY_LOADED)
+		struct folder_walk walk = {s, self, so->major, 0};
+
+		if (cudastub_loader_walk(self, so->soname, try_walked_path, &walk))
 			return 1;
-		/* a stub, or a rejected library (NVIDIA's link-time libcuda.so.1),
-		 * answered first: the real one may be further along */
-		if ((r == CUDASTUB_TRY_SELF || r == CUDASTUB_TRY_REJECTED) &&
-		    walk_loader_folders(s, self, so->major, so->soname))
+		/* No file where the loader's folders and cache point: the loader
+		 * may still know a place we do not walk (its glibc-hwcaps
+		 * subfolders), so ask it by name. */
+		if (!walk.seen && cudastub_try_candidate(
+					  s, self, CUDASTUB_SOURCE_LOADER_SEARCH, so->major,
+					  so->soname, RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
 			return 1;
 	}
 	return 0;
@@ -283,32 +310,42 @@ static int search_steps(struct cudastub_search *s, const struct cudastub_self *s
  * the preferred majors, then, only if none was found, for the rest, since
  * a runtime the driver is too old for still answers better than none.
  */
-cudastub_state cudastub_search(struct cudastub_search *s)
+static cudastub_state search_as(struct cudastub_search *s, const struct cudastub_self *self)
 {
-	struct cudastub_self self;
 	const char *override = secure_getenv(s->lib->env_path);
 	uint32_t all = 0, preferred = 0;
 	const struct cudastub_soname *so;
 	char msg[256];
 
-	cudastub_self_identify(&self);
 	for (so = s->lib->sonames; so->soname; so++)
 		all |= CUDASTUB_MAJOR_BIT(so->major);
 	s->pass_majors = all;
 	if (override && *override)
-		return step_override(s, &self, override);
+		return step_override(s, self, override);
 	if (!s->pin && s->lib->preferred_majors)
 		preferred = s->lib->preferred_majors(s) & all;
 	if (preferred && preferred != all) {
 		s->pass_majors = preferred;
-		if (search_steps(s, &self))
+		if (search_steps(s, self))
 			return CUDASTUB_STATE_LOADED;
 		cudastub_log_debug(s->lib, "no preferred major found; trying the others");
 		s->pass_majors = all & ~preferred;
 	}
-	if (search_steps(s, &self))
+	if (search_steps(s, self))
 		return CUDASTUB_STATE_LOADED;
 	snprintf(msg, sizeof msg, "no usable %s library was found", s->lib->family);
 	s->info.error = cudastub_log_keep(s, msg);
 	return CUDASTUB_STATE_NOT_FOUND;
+}
+
+cudastub_state cudastub_search(struct cudastub_search *s)
+{
+	struct cudastub_self self;
+	cudastub_state state;
+
+	cudastub_self_identify(&self);
+	s->self = &self;
+	state = search_as(s, &self);
+	s->self = NULL;
+	return state;
 }

@@ -65,15 +65,43 @@ static int cudart_probe_version(void *handle, const char *path, int *major, int 
  * a program that looks for a driver finds. A cudastub shim answers the
  * version of the real driver behind it, so it still informs the choice.
  */
+/* The first sound libcuda.so.1 where the loader would look (a damaged one
+ * is skipped with its reason, never opened), opened by path: kept open, it
+ * is also what NVIDIA's runtime gets from its dlopen by name. */
+struct driver_walk {
+	struct cudastub_library *lib;
+	void *handle;
+};
+
+static int open_driver(const char *path, void *ctx)
+{
+	struct driver_walk *walk = ctx;
+	char why[256];
+	const char *reason;
+	int absent;
+
+	reason = cudastub_elf_check_file(path, &absent, why, sizeof why);
+	if (reason) {
+		cudastub_log_debug(walk->lib, "driver %s: skipped: %s", path, reason);
+		return 0;
+	}
+	walk->handle = cudastub_dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	return walk->handle != NULL;
+}
+
 static uint32_t cudart_preferred_majors(struct cudastub_search *search)
 {
 	struct cudastub_library *lib = search->lib;
+	struct driver_walk walk = {lib, NULL};
 	char choice[160];
 	void *driver;
 	int version, major, minor, is_stub;
 	uint32_t mask = 0;
 
-	driver = cudastub_dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	/* the process's own driver if it has one, wherever it came from */
+	driver = cudastub_dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, &walk))
+		driver = walk.handle;
 	if (!driver) {
 		cudastub_log_debug(lib, "no driver (libcuda.so.1): no preference of major");
 		return 0;
