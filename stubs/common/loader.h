@@ -67,7 +67,9 @@ struct cudastub_function {
 	uint32_t other_abi;
 };
 
-enum { CUDASTUB_MAX_ATTEMPTS = 64, CUDASTUB_ARENA_SIZE = 16384 };
+/* The log's room (loader_log.c): attempts kept, arena bytes, and the part
+ * of the arena only the conclusion (error, path, summary) may use. */
+enum { CUDASTUB_MAX_ATTEMPTS = 64, CUDASTUB_ARENA_SIZE = 32768, CUDASTUB_ARENA_CONCLUSION = 12288 };
 
 struct cudastub_library;
 struct cudastub_self;
@@ -185,8 +187,18 @@ CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
 CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, int *out,
 						  const struct cudastub_function *fn);
 
-/* loader_log.c */
+/* loader_log.c. keep: data (a path) as it is; keep_message: a message,
+ * escaped. Both shorten a long text around its middle, and are for the
+ * search's conclusion (its attempts go through log_attempt). */
 CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_search *s, const char *text);
+CUDASTUB_HIDDEN const char *cudastub_log_keep_message(struct cudastub_search *s, const char *text);
+/* Control characters as \xNN, the backslash as \\: writes what fits in
+ * size bytes (always terminated) and returns the length the whole escape
+ * needs, like snprintf. */
+CUDASTUB_HIDDEN size_t cudastub_log_escape(const char *text, char *out, size_t size);
+/* text, or when it has size bytes or more, its head and tail around
+ * "...(N bytes)..." in out (size bytes). */
+CUDASTUB_HIDDEN const char *cudastub_log_shorten(const char *text, char *out, size_t size);
 CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_search *s, cudastub_source source,
 					  int major, const char *path, const char *outcome);
 CUDASTUB_HIDDEN int cudastub_log_enabled(void);

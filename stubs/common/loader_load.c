@@ -33,29 +33,60 @@
 
 #include "loader.h"
 
-/* Reads CUDASTUB_<LIB>_MAJOR, the only place it is read, into s->pin. An
- * empty value is no pin. A pin must be a whole number naming a major the
- * stub knows; a library with one name for every version (the driver's
- * libcuda.so.1, major 0) takes any major, which its probe then checks.
- * Returns why the pin is refused (the search then finds nothing), or NULL. */
+/* The majors lib loads, "13, 12 or 11", for a refusal to name. */
+static void majors_text(const struct cudastub_library *lib, char *out, size_t size)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (const struct cudastub_soname *so = lib->sonames; so->soname && n < size; so++) {
+		const char *sep = so == lib->sonames ? "" : so[1].soname ? ", " : " or ";
+		int k = snprintf(out + n, size - n, "%s%d", sep, so->major);
+
+		n += k > 0 ? (size_t)k : 0;
+	}
+}
+
+/*
+ * Reads CUDASTUB_<LIB>_MAJOR, the only place it is read, into s->pin. An
+ * empty value is no pin. Otherwise it must be a major written plainly: one
+ * or more digits, the first not 0, nothing else (no sign, no space), and a
+ * major the stub loads; a library with one name for every version (the
+ * driver's libcuda.so.1, major 0) takes any major from 1 to 99, which its
+ * probe then checks. Returns why the pin is refused (the search then finds
+ * nothing), or NULL.
+ */
 static const char *read_pin(struct cudastub_search *s, char *msg, size_t size)
 {
 	const struct cudastub_library *lib = s->lib;
-	const char *pin = secure_getenv(lib->env_major);
+	const char *pin = secure_getenv(lib->env_major), *p;
 	const struct cudastub_soname *so;
-	char *end;
-	long major;
+	char shown[64], majors[64];
+	long major = 0;
 
 	if (!pin || !*pin)
 		return NULL;
-	major = strtol(pin, &end, 10);
-	for (so = lib->sonames; so->soname && !*end && major > 0 && major < 100; so++) {
-		if (so->major == major || so->major == 0) {
-			s->pin = (int)major;
-			return NULL;
+	for (p = pin; *p >= '0' && *p <= '9' && major < 100; p++)
+		major = major * 10 + (*p - '0');
+	if (!*p && pin[0] != '0' && major < 100) {
+		for (so = lib->sonames; so->soname; so++) {
+			if (so->major == major || so->major == 0) {
+				s->pin = (int)major;
+				return NULL;
+			}
 		}
 	}
-	snprintf(msg, size, "%s=%s is not a major this stub can load", lib->env_major, pin);
+	if (lib->sonames[0].major == 0)
+		snprintf(msg, size,
+			 "%s=\"%s\" is refused: give a CUDA major from 1 to 99, digits only",
+			 lib->env_major, cudastub_log_shorten(pin, shown, sizeof shown));
+	else {
+		majors_text(lib, majors, sizeof majors);
+		snprintf(msg, size,
+			 "%s=\"%s\" is refused: give one of the majors this stub loads (%s), "
+			 "digits only",
+			 lib->env_major, cudastub_log_shorten(pin, shown, sizeof shown), majors);
+	}
 	return msg;
 }
 
@@ -95,7 +126,7 @@ static void run_search(struct cudastub_search *s)
 			   lib->abi_major, lib->abi_minor);
 	bad_pin = read_pin(s, msg, sizeof msg);
 	if (bad_pin) {
-		s->info.error = cudastub_log_keep(s, bad_pin);
+		s->info.error = cudastub_log_keep_message(s, bad_pin);
 		state = CUDASTUB_STATE_NOT_FOUND;
 	} else {
 		state = cudastub_search(s);

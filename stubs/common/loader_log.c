@@ -5,9 +5,22 @@
  * Storage is a fixed array and a string arena inside the search record
  * (struct cudastub_search), so that a failed search can be reported without
  * allocating, and so the strings of the published record stay valid for the
- * life of the process.
+ * life of the process. The log must hold under pressure, whatever the
+ * environment holds (a 100 KB override, thousands of folders):
+ *   - each entry is bounded: a longer one keeps its head and its tail
+ *     around "...(N bytes)...", so a file name stays readable;
+ *   - the attempts may fill only part of the arena; the rest is kept for
+ *     the conclusion (the error, the chosen path, the summary), which is
+ *     therefore always there;
+ *   - the summary, the error strings' text, keeps its first words and its
+ *     advice, and counts the attempts it had no room to name.
+ * Messages (errors, outcomes, the summary, every debug line) escape control
+ * characters and the backslash (\xNN, \\), so nothing a path holds can move
+ * a terminal's cursor or print a line that looks like the stub's own.
+ * Paths are data, kept as they are: the command escapes them as it prints.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,42 +28,126 @@
 
 #include "loader.h"
 
-/* Copies text into the arena; truncates rather than fails. */
-const char *cudastub_log_keep(struct cudastub_search *s, const char *text)
+/* Longest text kept for one entry. */
+enum { PATH_KEPT = 1024, MESSAGE_KEPT = 1024, SUMMARY_KEPT = 4096 };
+/* Arena bytes the attempts may use; the rest waits for the conclusion. */
+enum { ATTEMPTS_ARENA = CUDASTUB_ARENA_SIZE - CUDASTUB_ARENA_CONCLUSION };
+
+/* Writes the escape of c (\xNN) at out. */
+static void put_hex(char *out, unsigned char c)
 {
-	unsigned room = CUDASTUB_ARENA_SIZE - s->arena_used;
-	size_t len;
-	char *out;
+	static const char hex[] = "0123456789abcdef";
+
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[c >> 4];
+	out[3] = hex[c & 15];
+}
+
+size_t cudastub_log_escape(const char *text, char *out, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = 0, written = 0;
+
+	for (; *p; p++) {
+		/* C0 controls and DEL; C1 controls as UTF-8 (U+0080..U+009F,
+		 * which some terminals obey); the backslash escapes start with */
+		int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+		int c0 = *p < 0x20 || *p == 0x7f;
+		size_t need = c1 ? 8 : c0 ? 4 : *p == '\\' ? 2 : 1;
+
+		/* once something did not fit, nothing after it is written */
+		if (written == n && n + need < size) {
+			if (c1 || c0)
+				put_hex(out + n, p[0]);
+			if (c1)
+				put_hex(out + n + 4, p[1]);
+			if (*p == '\\')
+				memcpy(out + n, "\\\\", 2);
+			if (need == 1)
+				out[n] = (char)*p;
+			written = n + need;
+		}
+		n += need;
+		p += c1;
+	}
+	if (size)
+		out[written] = '\0';
+	return n;
+}
+
+const char *cudastub_log_shorten(const char *text, char *out, size_t size)
+{
+	size_t len = strlen(text), half;
+	char gap[48];
+
+	if (len < size)
+		return text;
+	snprintf(gap, sizeof gap, "...(%zu bytes)...", len);
+	if (size < strlen(gap) + 8)
+		return "...";
+	half = (size - strlen(gap) - 1) / 2;
+	snprintf(out, size, "%.*s%s%s", (int)half, text, gap, text + len - half);
+	return out;
+}
+
+/* Copies text, shortened to cap bytes and escaped when asked, into the
+ * arena below limit; NULL when it has no room left. */
+static const char *keep(struct cudastub_search *s, const char *text, size_t cap, int escape,
+			unsigned limit)
+{
+	char shortened[SUMMARY_KEPT + 1];
+	char *out = s->arena + s->arena_used;
+	size_t room = s->arena_used < limit ? limit - s->arena_used : 0, len;
 
 	if (!text)
 		return NULL;
-	if (room < 2)
-		return "(log full)";
-	len = strlen(text);
-	if (len >= room)
-		len = room - 1;
-	out = s->arena + s->arena_used;
-	memcpy(out, text, len);
-	out[len] = '\0';
+	text = cudastub_log_shorten(text, shortened,
+				    cap < sizeof shortened ? cap : sizeof shortened);
+	len = escape ? cudastub_log_escape(text, out, room) : strlen(text);
+	if (len + 1 > room)
+		return NULL;
+	if (!escape)
+		memcpy(out, text, len + 1);
 	s->arena_used += (unsigned)len + 1;
 	return out;
+}
+
+const char *cudastub_log_keep(struct cudastub_search *s, const char *text)
+{
+	const char *kept = keep(s, text, PATH_MAX, 0, CUDASTUB_ARENA_SIZE);
+
+	return kept || !text ? kept : "(log full)";
+}
+
+const char *cudastub_log_keep_message(struct cudastub_search *s, const char *text)
+{
+	const char *kept = keep(s, text, MESSAGE_KEPT, 1, CUDASTUB_ARENA_SIZE);
+
+	return kept || !text ? kept : "(log full)";
 }
 
 void cudastub_log_attempt(struct cudastub_search *s, cudastub_source source, int major,
 			  const char *path, const char *outcome)
 {
 	cudastub_library_info *info = &s->info;
+	unsigned mark = s->arena_used;
+	const char *kept_path = NULL, *kept_outcome = NULL;
 
 	cudastub_log_debug(s->lib, "  [%s] %s: %s", cudastub_source_name(source), path, outcome);
-	if (info->attempt_count == CUDASTUB_MAX_ATTEMPTS) {
+	if (info->attempt_count < CUDASTUB_MAX_ATTEMPTS &&
+	    (kept_path = keep(s, path, PATH_KEPT, 0, ATTEMPTS_ARENA)) != NULL)
+		kept_outcome = keep(s, outcome, MESSAGE_KEPT, 1, ATTEMPTS_ARENA);
+	if (!kept_outcome) {
+		s->arena_used = mark;
 		info->attempts_dropped++;
 		return;
 	}
 	cudastub_attempt *a = &s->attempts[info->attempt_count++];
 	a->source = source;
 	a->major = major;
-	a->path = cudastub_log_keep(s, path);
-	a->outcome = cudastub_log_keep(s, outcome);
+	a->path = kept_path;
+	a->outcome = kept_outcome;
 }
 
 /* CUDASTUB_DEBUG, read once: -1 until then. Racing readers compute the
@@ -72,42 +169,98 @@ int cudastub_log_enabled(void)
 
 void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...)
 {
-	char line[1024];
+	char line[1024], escaped[2048];
 	va_list ap;
 
 	if (!cudastub_log_enabled())
 		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
+	if (vsnprintf(line, sizeof line, fmt, ap) >= (int)sizeof line)
+		memcpy(line + sizeof line - 4, "...", 4); /* cut, and saying so */
 	va_end(ap);
+	if (cudastub_log_escape(line, escaped, sizeof escaped) >= sizeof escaped)
+		memcpy(escaped + sizeof escaped - 4, "...", 4);
 	/* one write per line keeps lines whole when threads interleave */
-	fprintf(stderr, "cudastub[%s]: %s\n", lib->name, line);
+	fprintf(stderr, "cudastub[%s]: %s\n", lib->name, escaped);
+}
+
+/* Appends to buf (n of size bytes used) what fits; returns the new length. */
+static size_t append(char *buf, size_t size, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t append(char *buf, size_t size, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (n + 1 >= size)
+		return n;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return n;
+	return n + (size_t)k < size ? n + (size_t)k : size - 1;
+}
+
+/* Appends "<sep> <path> (<outcome>)", path escaped, only if all of it fits
+ * below size; returns the new length, or n when it did not fit. */
+static size_t append_attempt(char *buf, size_t size, size_t n, const char *sep,
+			     const cudastub_attempt *a)
+{
+	size_t start = append(buf, size, n, "%s ", sep), path;
+
+	if (start + 1 >= size)
+		return n;
+	path = cudastub_log_escape(a->path, buf + start, size - start);
+	if (start + path + 1 >= size)
+		goto too_long;
+	start = append(buf, size, start + path, " (%s)", a->outcome);
+	if (start + 1 >= size)
+		goto too_long;
+	return start;
+too_long:
+	buf[n] = '\0';
+	return n;
 }
 
 /*
- * A one-paragraph account of a failed search for error strings: what was
- * looked at and which variable would fix it. Returns the length written.
+ * A one-paragraph account of a failed search for error strings: what
+ * failed, what was looked at, and which variable would fix it. The first
+ * words and the advice always fit; attempts that do not are counted.
+ * Returns the length written.
  */
 int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size)
 {
 	const struct cudastub_library *lib = s->lib;
 	const cudastub_library_info *info = &s->info;
-	int n = snprintf(buf, size,
-			 "cudastub: %s; tried:", info->error ? info->error : "not loaded");
-	unsigned i;
+	char advice[512];
+	size_t n = 0, room;
+	unsigned i, shown = 0, total = info->attempt_count + info->attempts_dropped;
 
-	for (i = 0; i < info->attempt_count && n >= 0 && (unsigned)n < size; i++) {
-		const cudastub_attempt *a = &info->attempts[i];
-		n += snprintf(buf + n, size - (unsigned)n, "%s %s (%s)", i ? ";" : "", a->path,
-			      a->outcome);
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (s->pin)
+		n = append(advice, sizeof advice, n, ". %s=%d limits the search to that major",
+			   lib->env_major, s->pin);
+	append(advice, sizeof advice, n,
+	       ". Set %s to the library file or its folder, or CUDASTUB_DEBUG=1 to trace the "
+	       "search.",
+	       lib->env_path);
+	/* what precedes the advice leaves it, and a count, room */
+	room = size > strlen(advice) + 32 ? size - strlen(advice) - 32 : 1;
+	n = append(buf, room, 0, "cudastub: %s", info->error ? info->error : "not loaded");
+	for (i = 0; i < info->attempt_count; i++) {
+		size_t after =
+			append_attempt(buf, room, n, i ? ";" : "; tried:", &info->attempts[i]);
+
+		if (after == n)
+			break;
+		n = after;
+		shown++;
 	}
-	if (n >= 0 && (unsigned)n < size && s->pin)
-		n += snprintf(buf + n, size - (unsigned)n,
-			      ". %s=%d limits the search to that major", lib->env_major, s->pin);
-	if (n >= 0 && (unsigned)n < size)
-		n += snprintf(buf + n, size - (unsigned)n,
-			      ". Set %s to the library file or its folder, "
-			      "or CUDASTUB_DEBUG=1 to trace the search.",
-			      lib->env_path);
-	return n;
+	if (shown < total)
+		n = append(buf, size, n, "%s %u more", shown ? "; and" : "; tried:", total - shown);
+	n = append(buf, size, n, "%s", advice);
+	return (int)n;
 }

@@ -86,10 +86,21 @@ static enum cudastub_try try_folder(struct cudastub_search *s, const struct cuda
 static cudastub_state step_override(struct cudastub_search *s, const struct cudastub_self *self,
 				    const char *value)
 {
-	char msg[PATH_MAX + 128];
+	char msg[1024], shortened[768];
 	enum cudastub_try r;
 
 	cudastub_log_debug(s->lib, "step 1: %s=%s", s->lib->env_path, value);
+	/* A relative path would mean whatever folder the process is in at its
+	 * first call, and a bare name whatever the loader finds: neither is an
+	 * override, and neither could be checked before dlopen. */
+	if (value[0] != '/') {
+		snprintf(
+			msg, sizeof msg,
+			"%s=%s is refused: give an absolute path to the library file or its folder",
+			s->lib->env_path, cudastub_log_shorten(value, shortened, sizeof shortened));
+		s->info.error = cudastub_log_keep_message(s, msg);
+		return CUDASTUB_STATE_OVERRIDE_FAILED;
+	}
 	if (is_dir(value))
 		r = try_folder(s, self, CUDASTUB_SOURCE_OVERRIDE, value);
 	else
@@ -99,8 +110,8 @@ static cudastub_state step_override(struct cudastub_search *s, const struct cuda
 		return CUDASTUB_STATE_LOADED;
 	snprintf(msg, sizeof msg,
 		 "%s=%s could not be loaded (no fallback to the other search steps)",
-		 s->lib->env_path, value);
-	s->info.error = cudastub_log_keep(s, msg);
+		 s->lib->env_path, cudastub_log_shorten(value, shortened, sizeof shortened));
+	s->info.error = cudastub_log_keep_message(s, msg);
 	return CUDASTUB_STATE_OVERRIDE_FAILED;
 }
 
@@ -334,7 +345,7 @@ static cudastub_state search_as(struct cudastub_search *s, const struct cudastub
 	if (search_steps(s, self))
 		return CUDASTUB_STATE_LOADED;
 	snprintf(msg, sizeof msg, "no usable %s library was found", s->lib->family);
-	s->info.error = cudastub_log_keep(s, msg);
+	s->info.error = cudastub_log_keep_message(s, msg);
 	return CUDASTUB_STATE_NOT_FOUND;
 }
 

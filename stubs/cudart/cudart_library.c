@@ -124,7 +124,7 @@ static uint32_t cudart_preferred_majors(struct cudastub_search *search)
 	snprintf(choice, sizeof choice,
 		 "driver supports CUDA %d.%d: runtimes up to %d searched first", major, minor,
 		 major);
-	search->info.choice = cudastub_log_keep(search, choice);
+	search->info.choice = cudastub_log_keep_message(search, choice);
 	cudastub_log_debug(lib, "%s", choice);
 	return mask;
 }
