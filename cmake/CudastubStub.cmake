@@ -71,8 +71,14 @@ function(cudastub_add_stub_for_abi target lib)
   if(ARG_OUTPUT_DIR)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
   endif()
+  # Imports are bound lazily, on the first call that needs them, not at
+  # load: the stub's imports (dlopen, pthread, string functions) are used
+  # only once a CUDA call searches, and binding them up front was most of
+  # what loading a stub cost. RELRO stays for its tables; only its small
+  # PLT part of the GOT stays writable, beside the slots, which a stub must
+  # write by design.
   target_link_options(${target} PRIVATE
-    -Wl,--version-script=${map} -Wl,-z,defs -Wl,-z,now)
+    -Wl,--version-script=${map} -Wl,-z,defs -Wl,-z,lazy -Wl,-z,relro)
   if(ARG_SONAME)
     # lib<x>.so.N: the file name is the SONAME, with no symlink chain
     string(REGEX REPLACE "^lib(.*)\\.so\\..*$" "\\1" base ${ARG_SONAME})

@@ -39,7 +39,7 @@ static int translate(const struct cudastub_layout *from, const unsigned char *sr
 		memset(dst, 0, to->size);
 	for (unsigned i = 0; i < family->field_count; i++) {
 		const struct cudastub_layout_place f = from->places[i], t = to->places[i];
-		enum cudastub_layout_policy policy = family->fields[i].policy;
+		enum cudastub_layout_policy policy = family->policies[i];
 		int value;
 
 		if (f.size && t.size && from->nested && to->nested && from->nested[i] &&

@@ -39,15 +39,12 @@ enum cudastub_layout_policy {
 	CUDASTUB_LAYOUT_DROP	/* left out either way */
 };
 
-struct cudastub_layout_field {
-	const char *name;
-	enum cudastub_layout_policy policy;
-};
-
+/* A family: how many fields, and each one's policy (an enum
+ * cudastub_layout_policy, by field index; the generated table names the
+ * fields in comments). */
 struct cudastub_layout_family {
-	const char *name;
 	unsigned field_count;
-	const struct cudastub_layout_field *fields;
+	const unsigned char *policies;
 };
 
 /* Where one field lies in one layout; size 0: this layout lacks it. */

@@ -51,7 +51,9 @@ enum cudastub_unavailable {
 };
 
 /*
- * A generated row per exported function.
+ * A generated row per exported function. It holds no pointer, so the table
+ * costs the loader no relocation; the function's name reaches the loader
+ * from the code that binds it.
  *   same_abi:   majors whose headers declare this name with the prototype
  *               and struct layouts the stub was built with: forward.
  *   if_present: majors whose headers we have lack the name but a newer
@@ -61,7 +63,6 @@ enum cudastub_unavailable {
  *               call it.
  */
 struct cudastub_function {
-	const char *name;
 	uint32_t same_abi;
 	uint32_t if_present;
 	uint32_t other_abi;
@@ -176,7 +177,7 @@ static inline const char *cudastub_loader_summary(struct cudastub_library *lib)
 }
 
 /* loader_bind.c */
-CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib,
+CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib, const char *name,
 					   const struct cudastub_function *fn);
 CUDASTUB_HIDDEN enum cudastub_unavailable
 cudastub_loader_why_unavailable(struct cudastub_library *lib, const struct cudastub_function *fn);

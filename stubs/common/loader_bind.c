@@ -44,13 +44,14 @@ int cudastub_loader_zero_and_fail(struct cudastub_library *lib, int *out,
 	return cudastub_loader_unavailable(lib, fn);
 }
 
-void *cudastub_loader_bind(struct cudastub_library *lib, const struct cudastub_function *fn)
+void *cudastub_loader_bind(struct cudastub_library *lib, const char *name,
+			   const struct cudastub_function *fn)
 {
 	uint32_t bit;
 	void *sym;
 
 	if (cudastub_loader_load(lib) != CUDASTUB_STATE_LOADED) {
-		cudastub_log_debug(lib, "%s: no library, returns %d", fn->name,
+		cudastub_log_debug(lib, "%s: no library, returns %d", name,
 				   lib->codes[CUDASTUB_UNAVAILABLE_LIBRARY]);
 		return NULL;
 	}
@@ -61,13 +62,13 @@ void *cudastub_loader_bind(struct cudastub_library *lib, const struct cudastub_f
 		cudastub_log_debug(
 			lib,
 			"%s: %s in CUDA %d: not forwarded (code %d unless an adapter stands in)",
-			fn->name, why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI" : "not present",
+			name, why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI" : "not present",
 			cudastub_loader_info(lib)->major, lib->codes[why]);
 		return NULL;
 	}
-	sym = dlsym(cudastub_loader_handle(lib), fn->name);
+	sym = dlsym(cudastub_loader_handle(lib), name);
 	if (!sym)
-		cudastub_log_debug(lib, "%s: not exported by %s, returns %d", fn->name,
+		cudastub_log_debug(lib, "%s: not exported by %s, returns %d", name,
 				   cudastub_loader_info(lib)->path,
 				   lib->codes[CUDASTUB_UNAVAILABLE_FUNCTION]);
 	return sym;

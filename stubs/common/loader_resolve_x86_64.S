@@ -1,8 +1,8 @@
 /*
- * cudastub_asm_resolve: the first call of an export that is forwarded in
- * assembly (x86-64). Such an export is a single `jmp *slot(%rip)`; its slot
- * starts at a two-instruction stub that loads the export's bind function
- * (void *bind(void), generated) into %r11 and jumps here.
+ * cudastub_asm_resolve: the first call of an export (x86-64). Every export
+ * is a single `jmp *slot(%rip)` (forwarder.h); its slot starts at a
+ * two-instruction stub that loads the export's bind function (void
+ * *bind(void), generated) into %r11 and jumps here.
  *
  * The bind function asks the loader, stores the answer in the slot and
  * returns it. Every register that can carry an argument is saved around
@@ -10,8 +10,8 @@
  * the caller's arguments untouched: %rdi %rsi %rdx %rcx %r8 %r9, %rax (the
  * vector-register count of a variadic call), %r10 (static chain) and
  * %xmm0-%xmm7; stack arguments and a struct-return pointer in %rdi are
- * never touched. Used for exports with no prototype, and for those whose
- * arguments go on the stack, where C cannot promise a tail call.
+ * never touched, so one resolver serves every prototype, and the exports no
+ * header declares.
  *
  * On entry %rsp is 8 mod 16 (the caller's return address); %rbp, eight
  * pushes and 128 bytes of vector spill keep the inner call 16-aligned.

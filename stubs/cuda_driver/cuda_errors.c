@@ -1,36 +1,18 @@
 /*
- * cuGetErrorName and cuGetErrorString, which must answer without a driver,
- * and the probes that set their outputs to 0 without one.
+ * What cuGetErrorName and cuGetErrorString, and the probes, answer without
+ * a driver: the fallbacks their slots hold when none could be loaded (the
+ * exports themselves are generated forwarders).
  *
  * These two return their answer through an out-parameter. With a driver
- * loaded they forward, except for CUDA_ERROR_STUB_LIBRARY while no driver
- * could be loaded: the stub returned that itself, and explains what it
- * searched. Without a driver, names come from the CUresult enum of the
- * build headers, the string of a code is its name (NVIDIA's descriptions
- * live in the missing driver), and an unknown code is
- * CUDA_ERROR_INVALID_VALUE with a NULL string, as the driver does.
+ * loaded every code is the driver's to explain. Without one,
+ * CUDA_ERROR_STUB_LIBRARY, which the stub itself returned, is explained with
+ * what it searched; other names come from the CUresult enum of the build
+ * headers, the string of a code is its name (NVIDIA's descriptions live in
+ * the missing driver), and an unknown code is CUDA_ERROR_INVALID_VALUE with
+ * a NULL string, as the driver does.
  */
 #define _GNU_SOURCE
 #include "cuda_stub.h"
-
-static int no_driver(void)
-{
-	return cudastub_loader_load(&cudastub_cuda_library) != CUDASTUB_STATE_LOADED;
-}
-
-CUDASTUB_EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
-{
-	const char *summary;
-
-	if (error == CUDA_ERROR_STUB_LIBRARY && no_driver() &&
-	    (summary = cudastub_loader_summary(&cudastub_cuda_library)) != NULL) {
-		if (!pStr)
-			return CUDA_ERROR_INVALID_VALUE;
-		*pStr = summary;
-		return CUDA_SUCCESS;
-	}
-	return cudastub_cuda_forward_cuGetErrorString(error, pStr);
-}
 
 CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult error, const char **pStr)
 {
@@ -44,6 +26,15 @@ CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult error, const char **pStr
 
 CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pStr)
 {
+	const char *summary = cudastub_loader_summary(&cudastub_cuda_library);
+
+	/* the summary is there when the search failed: no driver */
+	if (error == CUDA_ERROR_STUB_LIBRARY && summary) {
+		if (!pStr)
+			return CUDA_ERROR_INVALID_VALUE;
+		*pStr = summary;
+		return CUDA_SUCCESS;
+	}
 	return cudastub_cuda_fallback_cuGetErrorName(error, pStr);
 }
 

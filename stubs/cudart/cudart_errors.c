@@ -1,11 +1,11 @@
 /*
- * Error names and strings, and the probes that must answer without a
- * runtime.
+ * What the error-name and error-string functions, and the probes, answer
+ * without a runtime: the fallbacks their slots hold when none could be
+ * loaded (the exports themselves are generated forwarders).
  *
- * With a runtime loaded, every code is the runtime's own to explain, so the
- * calls forward; the one exception is cudaErrorStubLibrary while no runtime
- * could be loaded, which the stub itself returned and explains with what it
- * searched. Without a runtime, names come from the cudaError enum of the
+ * With a runtime loaded, every code is the runtime's own to explain. Without
+ * one, cudaErrorStubLibrary, which the stub itself returned, is explained
+ * with what it searched; other names come from the cudaError enum of the
  * build headers; the string of a code is its name (NVIDIA's descriptions
  * live in the library that is missing), and an unknown code gets the text
  * the runtime gives one.
@@ -14,24 +14,6 @@
 #include "cudart_stub.h"
 
 static const char unknown_code[] = "unrecognized error code";
-
-static int stub_library_error(cudaError_t error)
-{
-	return error == cudaErrorStubLibrary &&
-	       cudastub_loader_load(&cudastub_cudart_library) != CUDASTUB_STATE_LOADED;
-}
-
-CUDASTUB_EXPORT const char *cudaGetErrorString(cudaError_t error)
-{
-	if (stub_library_error(error) && cudastub_loader_summary(&cudastub_cudart_library))
-		return cudastub_loader_summary(&cudastub_cudart_library);
-	return cudastub_cudart_forward_cudaGetErrorString(error);
-}
-
-CUDASTUB_EXPORT const char *cudaGetErrorName(cudaError_t error)
-{
-	return cudastub_cudart_forward_cudaGetErrorName(error);
-}
 
 const char *cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error)
 {
@@ -42,6 +24,11 @@ const char *cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error)
 
 const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 {
+	const char *summary = cudastub_loader_summary(&cudastub_cudart_library);
+
+	/* the summary is there when the search failed: no runtime */
+	if (error == cudaErrorStubLibrary && summary)
+		return summary;
 	return cudastub_cudart_fallback_cudaGetErrorName(error);
 }
 

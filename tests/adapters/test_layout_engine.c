@@ -30,12 +30,13 @@
  * tag shrank (8 -> 2), lost and the other old-only fields only the old
  * layout has, strict/asked/loose only the new one.
  */
-static const struct cudastub_layout_field point_fields[] = {
-	{"x", CUDASTUB_LAYOUT_GIVEN},
-	{"y", CUDASTUB_LAYOUT_GIVEN},
-	{"z", CUDASTUB_LAYOUT_GIVEN},
+/* point: x, y, z */
+static const unsigned char point_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN,
+	CUDASTUB_LAYOUT_GIVEN,
+	CUDASTUB_LAYOUT_GIVEN,
 };
-static const struct cudastub_layout_family point = {"point", 3, point_fields};
+static const struct cudastub_layout_family point = {3, point_policies};
 static const struct cudastub_layout point_old = {
 	&point, 11, 8, (const struct cudastub_layout_place[]){{0, 4}, {4, 4}, {0, 0}}, NULL, NULL};
 static const struct cudastub_layout point_new = {
@@ -43,13 +44,13 @@ static const struct cudastub_layout point_new = {
 	NULL,	NULL};
 
 enum { KIND, AT, TAG, LOST, STRICT, ASKED, LOOSE, SHAPE_FIELDS };
-static const struct cudastub_layout_field shape_fields[] = {
-	[KIND] = {"kind", CUDASTUB_LAYOUT_GIVEN},      [AT] = {"at", CUDASTUB_LAYOUT_GIVEN},
-	[TAG] = {"tag", CUDASTUB_LAYOUT_GIVEN},	       [LOST] = {"lost", CUDASTUB_LAYOUT_DROP},
-	[STRICT] = {"strict", CUDASTUB_LAYOUT_REFUSE}, [ASKED] = {"asked", CUDASTUB_LAYOUT_GIVEN},
-	[LOOSE] = {"loose", CUDASTUB_LAYOUT_DROP},
+static const unsigned char shape_policies[] = {
+	[KIND] = CUDASTUB_LAYOUT_GIVEN,	   [AT] = CUDASTUB_LAYOUT_GIVEN,
+	[TAG] = CUDASTUB_LAYOUT_GIVEN,	   [LOST] = CUDASTUB_LAYOUT_DROP,
+	[STRICT] = CUDASTUB_LAYOUT_REFUSE, [ASKED] = CUDASTUB_LAYOUT_GIVEN,
+	[LOOSE] = CUDASTUB_LAYOUT_DROP,
 };
-static const struct cudastub_layout_family shape = {"shape", SHAPE_FIELDS, shape_fields};
+static const struct cudastub_layout_family shape = {SHAPE_FIELDS, shape_policies};
 static const struct cudastub_layout *const shape_nested_old[SHAPE_FIELDS] = {[AT] = &point_old};
 static const struct cudastub_layout *const shape_nested_new[SHAPE_FIELDS] = {[AT] = &point_new};
 /* the old headers' enumerators for the fields their struct lacks */

@@ -108,12 +108,25 @@ static void test_table_codes(void)
 	}
 }
 
-/* In cudart_opaque.c, "opaque_rows[] = { { "name", ...}, ... }" lists the
- * rows; each unavailable_<name>() must pass &opaque_rows[<its index>]. */
+/* Whether the function that opens with head passes row before its end. */
+static int passes_row(const char *text, const char *head, const char *row)
+{
+	const char *body = strstr(text, head), *close, *at;
+
+	if (!body)
+		return 0;
+	close = strstr(body, "\n}");
+	at = strstr(body, row);
+	return at && close && at < close;
+}
+
+/* In cudart_opaque.c, "opaque_rows[] = { {masks}, / * name * / ... }" lists
+ * the rows; unavailable_<name>() and choose_<name>() must each pass
+ * &opaque_rows[<its index>]. */
 static void test_opaque_rows(void)
 {
 	for (int major = 11; major <= 13; major++) {
-		char path[PATH_MAX], name[128], fallback[192], want[64];
+		char path[PATH_MAX], name[128], head[192], want[64];
 		const char *rows, *end, *at;
 		int index = 0;
 		char *text;
@@ -125,22 +138,14 @@ static void test_opaque_rows(void)
 		rows = strstr(text, "opaque_rows[] = {");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(rows);
 		end = strstr(rows, "};");
-		for (at = strstr(rows, "{ \""); at && at < end; at = strstr(at + 1, "{ \"")) {
-			const char *body;
-
-			if (sscanf(at, "{ \"%127[^\"]\"", name) != 1)
+		for (at = strstr(rows, "}, /* "); at && at < end; at = strstr(at + 1, "}, /* ")) {
+			if (sscanf(at, "}, /* %127[^ *]", name) != 1)
 				break;
-			snprintf(fallback, sizeof fallback, "static int unavailable_%s(void)",
-				 name);
 			snprintf(want, sizeof want, "&opaque_rows[%d]);", index++);
-			body = strstr(text, fallback);
-			CU_ASSERT_PTR_NOT_NULL(body);
-			if (body) {
-				const char *close = strchr(body, '}');
-				const char *row = strstr(body, want);
-
-				CU_ASSERT(row && row < close);
-			}
+			snprintf(head, sizeof head, "static int unavailable_%s(void)", name);
+			CU_ASSERT(passes_row(text, head, want));
+			snprintf(head, sizeof head, "static void *choose_%s(void)", name);
+			CU_ASSERT(passes_row(text, head, want));
 		}
 		CU_ASSERT(index >= 2);
 		free(text);

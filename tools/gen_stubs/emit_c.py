@@ -1,12 +1,14 @@
 """Writes a stub's generated C: wrappers, resolvers, fallbacks, gating rows.
 
-Every wrapper has the same shape, fixed by the cost contract:
-
-    RET name(ARGS) { return atomic_load_explicit(&name_slot, acquire)(ARGS); }
-
-which compiles to one indirect tail jump. The slot starts at name_resolve,
-which asks the loader once (cudastub_loader_bind), stores the answer in the
-slot and makes the call. The generated code makes no decision of its own.
+Every export has the same shape, fixed by the cost contract and written
+once, per architecture, in stubs/common/forwarder.h: on x86-64 the export
+is `jmp *slot(%rip)`, one instruction. The slot starts at a resolve stub
+that reaches the function's bind function through the register-preserving
+cudastub_asm_resolve; bind asks the loader once (cudastub_loader_bind,
+then the routes, the adapters, the fallback: the function's `choose`),
+stores the answer in the slot and returns it. Where forwarder.h has no
+assembly, a C wrapper loads the slot and calls through it. The generated
+code makes no decision of its own.
 """
 
 import re
@@ -36,14 +38,15 @@ def emit(spec, abi, rows, routed, names, header_note):
     out.append("#include <string.h>")
     out.append("")
     out.append('#include "%s_stub.h"' % lib)
+    out.append('#include "forwarder.h"')
     out.append("")
     order = sorted(abi.functions)
-    out.append("/* name, majors with the same ABI, majors where it may appear in a later")
-    out.append(" * minor, majors with a different ABI (see loader.h) */")
+    out.append("/* By function (F_<name>): majors with the same ABI, majors where it may")
+    out.append(" * appear in a later minor, majors with a different ABI (see loader.h) */")
     out.append("const struct cudastub_function cudastub_%s_functions[] = {" % lib)
     for n in order:
         same, later, other = rows[n]
-        out.append("\t{ \"%s\", %s, %s, %s }," % (n, _mask(same), _mask(later), _mask(other)))
+        out.append("\t[F_%s] = {%s, %s, %s}," % (n, _mask(same), _mask(later), _mask(other)))
     out.append("};")
     out += emit_entry_points(spec)
     for n in order:
@@ -62,26 +65,15 @@ def emit(spec, abi, rows, routed, names, header_note):
             out.append("{")
             out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
             out.append("}")
-        bind = ["(%s)cudastub_loader_bind(&cudastub_%s_library," % (typ, lib),
-                "\t\t\t\t\t\t&cudastub_%s_functions[F_%s]);" % (lib, n)]
-        if n in spec.adapter_first:
-            choose = ["\t%s fn = cudastub_%s_adapt_%s();" % (typ, lib, n), "",
-                      "\tif (!fn)", "\t\tfn = " + bind[0], "\t" + bind[1]]
+        out += _choose(spec, lib, n, routed, fallback)
+        if n in spec.handwritten:
+            out += _c_forwarded(lib, n, ret, params, args, exported=False)
         else:
-            choose = ["\t%s fn = %s" % (typ, bind[0]), bind[1], ""]
-        if n in routed:
-            choose += ["\tif (!fn)", "\t\tfn = cudastub_%s_route_%s();" % (lib, n)]
-        if n in spec.adapters and n not in spec.adapter_first:
-            choose += ["\tif (!fn)", "\t\tfn = cudastub_%s_adapt_%s();" % (lib, n)]
-        choose += ["\tif (!fn)", "\t\tfn = %s;" % fallback]
-        if needs_asm(fn) and n not in spec.handwritten:
-            out.append("#if defined(__x86_64__)")
-            out += _asm_forwarded(lib, n, choose)
+            out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")
+            out += _asm_forwarded(lib, n, "(void *)%s_choose()" % n)
             out.append("#else")
-            out += _c_forwarded(spec, lib, n, ret, params, args, choose)
+            out += _c_forwarded(lib, n, ret, params, args, exported=True)
             out.append("#endif")
-        else:
-            out += _c_forwarded(spec, lib, n, ret, params, args, choose)
     out.append("")
     out.append("/* The names of %s's values in the CUDA %d.%d headers. */" % (spec.result, abi.major, abi.minor))
     out.append("const char *cudastub_%s_result_name(int code)" % lib)
@@ -100,67 +92,60 @@ def emit(spec, abi, rows, routed, names, header_note):
     return "\n".join(out)
 
 
-def _c_forwarded(spec, lib, n, ret, params, args, choose):
-    """The C wrapper: a load of the slot and a call gcc turns into a tail
-    jump, and a resolver with the same prototype."""
+def _choose(spec, lib, n, routed, fallback):
+    """What the slot will hold: the loader's symbol, else a route, else an
+    adapter (asked first when the spec says so), else the fallback."""
+    typ = "%s_fn" % n
+    bind = "(%s)cudastub_loader_bind(&cudastub_%s_library, \"%s\", &cudastub_%s_functions[F_%s])" % (
+        typ, lib, n, lib, n)
+    out = ["static %s %s_choose(void)" % (typ, n), "{"]
+    if n in spec.adapter_first:
+        out += ["\t%s fn = cudastub_%s_adapt_%s();" % (typ, lib, n), "", "\tif (!fn)",
+                "\t\tfn = %s;" % bind]
+    else:
+        out += ["\t%s fn = %s;" % (typ, bind), ""]
+    if n in routed:
+        out += ["\tif (!fn)", "\t\tfn = cudastub_%s_route_%s();" % (lib, n)]
+    if n in spec.adapters and n not in spec.adapter_first:
+        out += ["\tif (!fn)", "\t\tfn = cudastub_%s_adapt_%s();" % (lib, n)]
+    out += ["\treturn fn ? fn : %s;" % fallback, "}"]
+    return out
+
+
+def _c_forwarded(lib, n, ret, params, args, exported):
+    """A C wrapper: a load of the slot and a call, and a resolver with the
+    same prototype. The export where forwarder.h has no assembly; for a
+    hand-written export (spec: handwritten), the internal forwarder it
+    calls after its own work (cudastub_<lib>_forward_<name>)."""
     call = ", ".join(args)
     typ = "%s_fn" % n
     out = ["static %s %s_resolve(%s);" % (ret, n, params),
            "static _Atomic(%s) %s_slot = %s_resolve;" % (typ, n, n)]
     load = "atomic_load_explicit(&%s_slot, memory_order_acquire)(%s)" % (n, call)
-    if n in spec.handwritten:
-        # the hand-written export calls this after its own checks
-        out.append("%s cudastub_%s_forward_%s(%s)" % (ret, lib, n, params))
-    else:
+    if exported:
         out.append("CUDASTUB_EXPORT %s %s(%s)" % (ret, n, params))
+    else:
+        out.append("%s cudastub_%s_forward_%s(%s)" % (ret, lib, n, params))
     out += ["{", "\t%s%s;" % ("" if ret == "void" else "return ", load), "}"]
-    out += ["static %s %s_resolve(%s)" % (ret, n, params), "{"] + choose
-    out.append("\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n)
-    out.append("\t%sfn(%s);" % ("" if ret == "void" else "return ", call))
-    out.append("}")
+    out += ["static %s %s_resolve(%s)" % (ret, n, params), "{",
+            "\t%s fn = %s_choose();" % (typ, n), "",
+            "\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n,
+            "\t%sfn(%s);" % ("" if ret == "void" else "return ", call), "}"]
     return out
 
 
-def _asm_forwarded(lib, n, choose):
-    """The export in assembly: `jmp *slot(%rip)`, the slot starting at a
-    stub that hands the bind function to cudastub_asm_resolve
-    (stubs/common/loader_resolve_x86_64.S)."""
+def _asm_forwarded(lib, n, choice):
+    """The export in assembly (forwarder.h): its slot, starting at the
+    resolve stub, and the bind function the stub hands to the resolver."""
     slot, resolve, bind = ("cudastub_%s_%s_%s" % (lib, what, n) for what in ("slot", "resolve", "bind"))
-    out = ["extern char %s[] CUDASTUB_HIDDEN;" % resolve,
-           "CUDASTUB_HIDDEN _Atomic(void *) %s = %s;" % (slot, resolve),
-           "CUDASTUB_HIDDEN void *%s(void);" % bind,
-           "void *%s(void)" % bind, "{"] + choose
-    out += ["\tatomic_store_explicit(&%s, (void *)fn, memory_order_release);" % slot,
-            "\treturn (void *)fn;", "}"]
-    out += _asm_block(n, slot, resolve, bind)
-    return out
-
-
-def _asm_block(n, slot, resolve, bind):
-    # push/popsection: the compiler's idea of the current section stays true
-    lines = ["\t.pushsection .text", "\t.p2align 4", "\t.globl %s" % n, "\t.type %s, @function" % n,
-             "%s:" % n, "\tjmp *%s(%%rip)" % slot, "\t.size %s, .-%s" % (n, n),
-             "\t.p2align 4", "\t.hidden %s" % resolve, "\t.type %s, @function" % resolve,
-             "%s:" % resolve, "\tlea %s(%%rip), %%r11" % bind, "\tjmp cudastub_asm_resolve",
-             "\t.size %s, .-%s" % (resolve, resolve), "\t.popsection"]
-    return ["__asm__("] + ["\t\"%s\\n\"" % l for l in lines] + [");"]
-
-
-def needs_asm(fn):
-    """Whether gcc may not compile a C forwarder to a bare tail jump: more
-    than six integer arguments (the rest go on the stack), a struct passed
-    or returned by value, a char or short argument (re-widened), or
-    floating-point arguments past xmm7. The exports test checks every
-    wrapper's instructions either way."""
-    params = [p.canonical for p in fn.params]
-    by_value = lambda t: t.startswith(("struct ", "union ")) and "*" not in t
-    floats = [t for t in params if t in ("float", "double")]
-    ints = [t for t in params if t not in floats]
-    # gcc widens a char or short argument again before the jump
-    narrow = lambda t: t in ("char", "signed char", "unsigned char", "short", "unsigned short", "_Bool")
-    ret = fn.abi[:fn.abi.index("(")].strip()
-    return (len(ints) > 6 or len(floats) > 8 or any(by_value(t) or narrow(t) for t in params)
-            or by_value(ret))
+    return ["extern char %s[] CUDASTUB_HIDDEN;" % resolve,
+            "CUDASTUB_HIDDEN _Atomic(void *) %s = %s;" % (slot, resolve),
+            "CUDASTUB_HIDDEN void *%s(void);" % bind,
+            "void *%s(void)" % bind, "{",
+            "\tvoid *fn = %s;" % choice, "",
+            "\tatomic_store_explicit(&%s, fn, memory_order_release);" % slot,
+            "\treturn fn;", "}",
+            "CUDASTUB_FORWARDER(%s, %s, %s, %s);" % (n, slot, resolve, bind)]
 
 
 def _mask(majors):
@@ -272,9 +257,9 @@ def emit_cmake(spec, header_note):
 
 def emit_opaque(spec, names, rows, header_note):
     """Forwarders for exports no header declares. With no prototype there is
-    nothing C can say about the arguments, so each export is one
-    `jmp *slot(%rip)`, resolved by the register-preserving
-    cudastub_asm_resolve. x86-64 only; elsewhere these few names are not
+    nothing C can say about the arguments, so they exist only where
+    forwarder.h has assembly: the one `jmp *slot(%rip)`, resolved by the
+    register-preserving resolver. Elsewhere these few names are not
     exported."""
     lib = spec.library
     out = [header_note, ""]
@@ -282,13 +267,14 @@ def emit_opaque(spec, names, rows, header_note):
     out.append("#include <stdatomic.h>")
     out.append("")
     out.append('#include "%s_stub.h"' % lib)
+    out.append('#include "forwarder.h"')
     out.append("")
-    out.append("#if defined(__x86_64__)")
+    out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")
     out.append("")
     out.append("static const struct cudastub_function opaque_rows[] = {")
     for n in names:
         same, later, other = rows[n]
-        out.append("\t{ \"%s\", %s, %s, %s }," % (n, _mask(same), _mask(later), _mask(other)))
+        out.append("\t{%s, %s, %s}, /* %s */" % (_mask(same), _mask(later), _mask(other), n))
     out.append("};")
     out.append("")
     for i, n in enumerate(names):
@@ -300,11 +286,17 @@ def emit_opaque(spec, names, rows, header_note):
         out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[%d]);"
                    % (lib, i))
         out.append("}")
-        choose = ["\tvoid *fn = cudastub_loader_bind(&cudastub_%s_library, &opaque_rows[%d]);" % (lib, i),
-                  "", "\tif (!fn)", "\t\tfn = (void *)unavailable_%s;" % n]
-        out += _asm_forwarded(lib, n, choose)
+        out.append("")
+        out.append("static void *choose_%s(void)" % n)
+        out.append("{")
+        out.append("\tvoid *fn = cudastub_loader_bind(&cudastub_%s_library, \"%s\", &opaque_rows[%d]);"
+                   % (lib, n, i))
+        out.append("")
+        out.append("\treturn fn ? fn : (void *)unavailable_%s;" % n)
+        out.append("}")
+        out += _asm_forwarded(lib, n, "choose_%s()" % n)
     out.append("")
-    out.append("#endif /* __x86_64__ */")
+    out.append("#endif /* CUDASTUB_ASM_FORWARDERS */")
     out.append("")
     return "\n".join(out)
 

@@ -195,12 +195,12 @@ def emit_layout_tables(spec, families, header_note):
         c.append("/* %s: %s */" % (fam.name, ", ".join(
             "%s in %d.%d (%d bytes)" % (col.key, col.major, col.abi.minor, col.size)
             for col in fam.columns)))
-        c.append("static const struct cudastub_layout_field %s_fields[] = {" % fam.name)
+        c.append("static const unsigned char %s_policies[] = {" % fam.name)
         for field in fam.fields:
-            c.append('\t{"%s", CUDASTUB_LAYOUT_%s},' % (field, fam.spec.policy(field).upper()))
+            c.append("\tCUDASTUB_LAYOUT_%s, /* %s */" % (fam.spec.policy(field).upper(), field))
         c.append("};")
         c.append("const struct cudastub_layout_family cudastub_%s_family_%s = {" % (lib, fam.name))
-        c.append('\t"%s", %d, %s_fields,' % (fam.name, len(fam.fields), fam.name))
+        c.append("\t%d, %s_policies," % (len(fam.fields), fam.name))
         c.append("};")
         for col in fam.columns:
             h.append("extern const struct cudastub_layout cudastub_%s_layout_%s;" % (lib, col.c_name))

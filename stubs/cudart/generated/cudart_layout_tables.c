@@ -3,110 +3,110 @@
 #include "cudart_layout_tables.h"
 
 /* cudaDeviceProp: struct cudaDeviceProp in 11.8 (728 bytes), struct cudaDeviceProp in 12.4 (1032 bytes), struct cudaDeviceProp in 13.0 (1008 bytes) */
-static const struct cudastub_layout_field cudaDeviceProp_fields[] = {
-	{"name", CUDASTUB_LAYOUT_DROP},
-	{"uuid", CUDASTUB_LAYOUT_DROP},
-	{"luid", CUDASTUB_LAYOUT_DROP},
-	{"luidDeviceNodeMask", CUDASTUB_LAYOUT_DROP},
-	{"totalGlobalMem", CUDASTUB_LAYOUT_DROP},
-	{"sharedMemPerBlock", CUDASTUB_LAYOUT_DROP},
-	{"regsPerBlock", CUDASTUB_LAYOUT_DROP},
-	{"warpSize", CUDASTUB_LAYOUT_DROP},
-	{"memPitch", CUDASTUB_LAYOUT_DROP},
-	{"maxThreadsPerBlock", CUDASTUB_LAYOUT_DROP},
-	{"maxThreadsDim", CUDASTUB_LAYOUT_DROP},
-	{"maxGridSize", CUDASTUB_LAYOUT_DROP},
-	{"totalConstMem", CUDASTUB_LAYOUT_DROP},
-	{"major", CUDASTUB_LAYOUT_DROP},
-	{"minor", CUDASTUB_LAYOUT_DROP},
-	{"textureAlignment", CUDASTUB_LAYOUT_DROP},
-	{"texturePitchAlignment", CUDASTUB_LAYOUT_DROP},
-	{"multiProcessorCount", CUDASTUB_LAYOUT_DROP},
-	{"integrated", CUDASTUB_LAYOUT_DROP},
-	{"canMapHostMemory", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture1D", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture1DMipmap", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture2D", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture2DMipmap", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture2DLinear", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture2DGather", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture3D", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture3DAlt", CUDASTUB_LAYOUT_DROP},
-	{"maxTextureCubemap", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture1DLayered", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture2DLayered", CUDASTUB_LAYOUT_DROP},
-	{"maxTextureCubemapLayered", CUDASTUB_LAYOUT_DROP},
-	{"maxSurface1D", CUDASTUB_LAYOUT_DROP},
-	{"maxSurface2D", CUDASTUB_LAYOUT_DROP},
-	{"maxSurface3D", CUDASTUB_LAYOUT_DROP},
-	{"maxSurface1DLayered", CUDASTUB_LAYOUT_DROP},
-	{"maxSurface2DLayered", CUDASTUB_LAYOUT_DROP},
-	{"maxSurfaceCubemap", CUDASTUB_LAYOUT_DROP},
-	{"maxSurfaceCubemapLayered", CUDASTUB_LAYOUT_DROP},
-	{"surfaceAlignment", CUDASTUB_LAYOUT_DROP},
-	{"concurrentKernels", CUDASTUB_LAYOUT_DROP},
-	{"ECCEnabled", CUDASTUB_LAYOUT_DROP},
-	{"pciBusID", CUDASTUB_LAYOUT_DROP},
-	{"pciDeviceID", CUDASTUB_LAYOUT_DROP},
-	{"pciDomainID", CUDASTUB_LAYOUT_DROP},
-	{"tccDriver", CUDASTUB_LAYOUT_DROP},
-	{"asyncEngineCount", CUDASTUB_LAYOUT_DROP},
-	{"unifiedAddressing", CUDASTUB_LAYOUT_DROP},
-	{"memoryBusWidth", CUDASTUB_LAYOUT_DROP},
-	{"l2CacheSize", CUDASTUB_LAYOUT_DROP},
-	{"persistingL2CacheMaxSize", CUDASTUB_LAYOUT_DROP},
-	{"maxThreadsPerMultiProcessor", CUDASTUB_LAYOUT_DROP},
-	{"streamPrioritiesSupported", CUDASTUB_LAYOUT_DROP},
-	{"globalL1CacheSupported", CUDASTUB_LAYOUT_DROP},
-	{"localL1CacheSupported", CUDASTUB_LAYOUT_DROP},
-	{"sharedMemPerMultiprocessor", CUDASTUB_LAYOUT_DROP},
-	{"regsPerMultiprocessor", CUDASTUB_LAYOUT_DROP},
-	{"managedMemory", CUDASTUB_LAYOUT_DROP},
-	{"isMultiGpuBoard", CUDASTUB_LAYOUT_DROP},
-	{"multiGpuBoardGroupID", CUDASTUB_LAYOUT_DROP},
-	{"hostNativeAtomicSupported", CUDASTUB_LAYOUT_DROP},
-	{"pageableMemoryAccess", CUDASTUB_LAYOUT_DROP},
-	{"concurrentManagedAccess", CUDASTUB_LAYOUT_DROP},
-	{"computePreemptionSupported", CUDASTUB_LAYOUT_DROP},
-	{"canUseHostPointerForRegisteredMem", CUDASTUB_LAYOUT_DROP},
-	{"cooperativeLaunch", CUDASTUB_LAYOUT_DROP},
-	{"sharedMemPerBlockOptin", CUDASTUB_LAYOUT_DROP},
-	{"pageableMemoryAccessUsesHostPageTables", CUDASTUB_LAYOUT_DROP},
-	{"directManagedMemAccessFromHost", CUDASTUB_LAYOUT_DROP},
-	{"maxBlocksPerMultiProcessor", CUDASTUB_LAYOUT_DROP},
-	{"accessPolicyMaxWindowSize", CUDASTUB_LAYOUT_DROP},
-	{"reservedSharedMemPerBlock", CUDASTUB_LAYOUT_DROP},
-	{"hostRegisterSupported", CUDASTUB_LAYOUT_DROP},
-	{"sparseCudaArraySupported", CUDASTUB_LAYOUT_DROP},
-	{"hostRegisterReadOnlySupported", CUDASTUB_LAYOUT_DROP},
-	{"timelineSemaphoreInteropSupported", CUDASTUB_LAYOUT_DROP},
-	{"memoryPoolsSupported", CUDASTUB_LAYOUT_DROP},
-	{"gpuDirectRDMASupported", CUDASTUB_LAYOUT_DROP},
-	{"gpuDirectRDMAFlushWritesOptions", CUDASTUB_LAYOUT_DROP},
-	{"gpuDirectRDMAWritesOrdering", CUDASTUB_LAYOUT_DROP},
-	{"memoryPoolSupportedHandleTypes", CUDASTUB_LAYOUT_DROP},
-	{"deferredMappingCudaArraySupported", CUDASTUB_LAYOUT_DROP},
-	{"ipcEventSupported", CUDASTUB_LAYOUT_DROP},
-	{"clusterLaunch", CUDASTUB_LAYOUT_DROP},
-	{"unifiedFunctionPointers", CUDASTUB_LAYOUT_DROP},
-	{"deviceNumaConfig", CUDASTUB_LAYOUT_DROP},
-	{"deviceNumaId", CUDASTUB_LAYOUT_DROP},
-	{"mpsEnabled", CUDASTUB_LAYOUT_DROP},
-	{"hostNumaId", CUDASTUB_LAYOUT_DROP},
-	{"gpuPciDeviceID", CUDASTUB_LAYOUT_DROP},
-	{"gpuPciSubsystemID", CUDASTUB_LAYOUT_DROP},
-	{"hostNumaMultinodeIpcSupported", CUDASTUB_LAYOUT_DROP},
-	{"clockRate", CUDASTUB_LAYOUT_DROP},
-	{"deviceOverlap", CUDASTUB_LAYOUT_DROP},
-	{"kernelExecTimeoutEnabled", CUDASTUB_LAYOUT_DROP},
-	{"computeMode", CUDASTUB_LAYOUT_DROP},
-	{"maxTexture1DLinear", CUDASTUB_LAYOUT_DROP},
-	{"memoryClockRate", CUDASTUB_LAYOUT_DROP},
-	{"singleToDoublePrecisionPerfRatio", CUDASTUB_LAYOUT_DROP},
-	{"cooperativeMultiDeviceLaunch", CUDASTUB_LAYOUT_DROP},
+static const unsigned char cudaDeviceProp_policies[] = {
+	CUDASTUB_LAYOUT_DROP, /* name */
+	CUDASTUB_LAYOUT_DROP, /* uuid */
+	CUDASTUB_LAYOUT_DROP, /* luid */
+	CUDASTUB_LAYOUT_DROP, /* luidDeviceNodeMask */
+	CUDASTUB_LAYOUT_DROP, /* totalGlobalMem */
+	CUDASTUB_LAYOUT_DROP, /* sharedMemPerBlock */
+	CUDASTUB_LAYOUT_DROP, /* regsPerBlock */
+	CUDASTUB_LAYOUT_DROP, /* warpSize */
+	CUDASTUB_LAYOUT_DROP, /* memPitch */
+	CUDASTUB_LAYOUT_DROP, /* maxThreadsPerBlock */
+	CUDASTUB_LAYOUT_DROP, /* maxThreadsDim */
+	CUDASTUB_LAYOUT_DROP, /* maxGridSize */
+	CUDASTUB_LAYOUT_DROP, /* totalConstMem */
+	CUDASTUB_LAYOUT_DROP, /* major */
+	CUDASTUB_LAYOUT_DROP, /* minor */
+	CUDASTUB_LAYOUT_DROP, /* textureAlignment */
+	CUDASTUB_LAYOUT_DROP, /* texturePitchAlignment */
+	CUDASTUB_LAYOUT_DROP, /* multiProcessorCount */
+	CUDASTUB_LAYOUT_DROP, /* integrated */
+	CUDASTUB_LAYOUT_DROP, /* canMapHostMemory */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture1D */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture1DMipmap */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture2D */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture2DMipmap */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture2DLinear */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture2DGather */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture3D */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture3DAlt */
+	CUDASTUB_LAYOUT_DROP, /* maxTextureCubemap */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture1DLayered */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture2DLayered */
+	CUDASTUB_LAYOUT_DROP, /* maxTextureCubemapLayered */
+	CUDASTUB_LAYOUT_DROP, /* maxSurface1D */
+	CUDASTUB_LAYOUT_DROP, /* maxSurface2D */
+	CUDASTUB_LAYOUT_DROP, /* maxSurface3D */
+	CUDASTUB_LAYOUT_DROP, /* maxSurface1DLayered */
+	CUDASTUB_LAYOUT_DROP, /* maxSurface2DLayered */
+	CUDASTUB_LAYOUT_DROP, /* maxSurfaceCubemap */
+	CUDASTUB_LAYOUT_DROP, /* maxSurfaceCubemapLayered */
+	CUDASTUB_LAYOUT_DROP, /* surfaceAlignment */
+	CUDASTUB_LAYOUT_DROP, /* concurrentKernels */
+	CUDASTUB_LAYOUT_DROP, /* ECCEnabled */
+	CUDASTUB_LAYOUT_DROP, /* pciBusID */
+	CUDASTUB_LAYOUT_DROP, /* pciDeviceID */
+	CUDASTUB_LAYOUT_DROP, /* pciDomainID */
+	CUDASTUB_LAYOUT_DROP, /* tccDriver */
+	CUDASTUB_LAYOUT_DROP, /* asyncEngineCount */
+	CUDASTUB_LAYOUT_DROP, /* unifiedAddressing */
+	CUDASTUB_LAYOUT_DROP, /* memoryBusWidth */
+	CUDASTUB_LAYOUT_DROP, /* l2CacheSize */
+	CUDASTUB_LAYOUT_DROP, /* persistingL2CacheMaxSize */
+	CUDASTUB_LAYOUT_DROP, /* maxThreadsPerMultiProcessor */
+	CUDASTUB_LAYOUT_DROP, /* streamPrioritiesSupported */
+	CUDASTUB_LAYOUT_DROP, /* globalL1CacheSupported */
+	CUDASTUB_LAYOUT_DROP, /* localL1CacheSupported */
+	CUDASTUB_LAYOUT_DROP, /* sharedMemPerMultiprocessor */
+	CUDASTUB_LAYOUT_DROP, /* regsPerMultiprocessor */
+	CUDASTUB_LAYOUT_DROP, /* managedMemory */
+	CUDASTUB_LAYOUT_DROP, /* isMultiGpuBoard */
+	CUDASTUB_LAYOUT_DROP, /* multiGpuBoardGroupID */
+	CUDASTUB_LAYOUT_DROP, /* hostNativeAtomicSupported */
+	CUDASTUB_LAYOUT_DROP, /* pageableMemoryAccess */
+	CUDASTUB_LAYOUT_DROP, /* concurrentManagedAccess */
+	CUDASTUB_LAYOUT_DROP, /* computePreemptionSupported */
+	CUDASTUB_LAYOUT_DROP, /* canUseHostPointerForRegisteredMem */
+	CUDASTUB_LAYOUT_DROP, /* cooperativeLaunch */
+	CUDASTUB_LAYOUT_DROP, /* sharedMemPerBlockOptin */
+	CUDASTUB_LAYOUT_DROP, /* pageableMemoryAccessUsesHostPageTables */
+	CUDASTUB_LAYOUT_DROP, /* directManagedMemAccessFromHost */
+	CUDASTUB_LAYOUT_DROP, /* maxBlocksPerMultiProcessor */
+	CUDASTUB_LAYOUT_DROP, /* accessPolicyMaxWindowSize */
+	CUDASTUB_LAYOUT_DROP, /* reservedSharedMemPerBlock */
+	CUDASTUB_LAYOUT_DROP, /* hostRegisterSupported */
+	CUDASTUB_LAYOUT_DROP, /* sparseCudaArraySupported */
+	CUDASTUB_LAYOUT_DROP, /* hostRegisterReadOnlySupported */
+	CUDASTUB_LAYOUT_DROP, /* timelineSemaphoreInteropSupported */
+	CUDASTUB_LAYOUT_DROP, /* memoryPoolsSupported */
+	CUDASTUB_LAYOUT_DROP, /* gpuDirectRDMASupported */
+	CUDASTUB_LAYOUT_DROP, /* gpuDirectRDMAFlushWritesOptions */
+	CUDASTUB_LAYOUT_DROP, /* gpuDirectRDMAWritesOrdering */
+	CUDASTUB_LAYOUT_DROP, /* memoryPoolSupportedHandleTypes */
+	CUDASTUB_LAYOUT_DROP, /* deferredMappingCudaArraySupported */
+	CUDASTUB_LAYOUT_DROP, /* ipcEventSupported */
+	CUDASTUB_LAYOUT_DROP, /* clusterLaunch */
+	CUDASTUB_LAYOUT_DROP, /* unifiedFunctionPointers */
+	CUDASTUB_LAYOUT_DROP, /* deviceNumaConfig */
+	CUDASTUB_LAYOUT_DROP, /* deviceNumaId */
+	CUDASTUB_LAYOUT_DROP, /* mpsEnabled */
+	CUDASTUB_LAYOUT_DROP, /* hostNumaId */
+	CUDASTUB_LAYOUT_DROP, /* gpuPciDeviceID */
+	CUDASTUB_LAYOUT_DROP, /* gpuPciSubsystemID */
+	CUDASTUB_LAYOUT_DROP, /* hostNumaMultinodeIpcSupported */
+	CUDASTUB_LAYOUT_DROP, /* clockRate */
+	CUDASTUB_LAYOUT_DROP, /* deviceOverlap */
+	CUDASTUB_LAYOUT_DROP, /* kernelExecTimeoutEnabled */
+	CUDASTUB_LAYOUT_DROP, /* computeMode */
+	CUDASTUB_LAYOUT_DROP, /* maxTexture1DLinear */
+	CUDASTUB_LAYOUT_DROP, /* memoryClockRate */
+	CUDASTUB_LAYOUT_DROP, /* singleToDoublePrecisionPerfRatio */
+	CUDASTUB_LAYOUT_DROP, /* cooperativeMultiDeviceLaunch */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaDeviceProp = {
-	"cudaDeviceProp", 100, cudaDeviceProp_fields,
+	100, cudaDeviceProp_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaDeviceProp_11 = {
 	&cudastub_cudart_family_cudaDeviceProp, 11, 728,
@@ -194,14 +194,14 @@ const struct cudastub_layout cudastub_cudart_layout_cudaDeviceProp_13 = {
 };
 
 /* cudaExternalMemoryBufferDesc: struct cudaExternalMemoryBufferDesc in 11.8 (24 bytes), struct cudaExternalMemoryBufferDesc in 12.4 (24 bytes), struct cudaExternalMemoryBufferDesc in 13.0 (88 bytes) */
-static const struct cudastub_layout_field cudaExternalMemoryBufferDesc_fields[] = {
-	{"offset", CUDASTUB_LAYOUT_GIVEN},
-	{"size", CUDASTUB_LAYOUT_GIVEN},
-	{"flags", CUDASTUB_LAYOUT_GIVEN},
-	{"reserved", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaExternalMemoryBufferDesc_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* offset */
+	CUDASTUB_LAYOUT_GIVEN, /* size */
+	CUDASTUB_LAYOUT_GIVEN, /* flags */
+	CUDASTUB_LAYOUT_GIVEN, /* reserved */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaExternalMemoryBufferDesc = {
-	"cudaExternalMemoryBufferDesc", 4, cudaExternalMemoryBufferDesc_fields,
+	4, cudaExternalMemoryBufferDesc_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaExternalMemoryBufferDesc_11 = {
 	&cudastub_cudart_family_cudaExternalMemoryBufferDesc, 11, 24,
@@ -229,15 +229,15 @@ const struct cudastub_layout cudastub_cudart_layout_cudaExternalMemoryBufferDesc
 };
 
 /* cudaExternalMemoryHandleDesc: struct cudaExternalMemoryHandleDesc in 11.8 (40 bytes), struct cudaExternalMemoryHandleDesc in 12.4 (40 bytes), struct cudaExternalMemoryHandleDesc in 13.0 (104 bytes) */
-static const struct cudastub_layout_field cudaExternalMemoryHandleDesc_fields[] = {
-	{"type", CUDASTUB_LAYOUT_GIVEN},
-	{"handle", CUDASTUB_LAYOUT_GIVEN},
-	{"size", CUDASTUB_LAYOUT_GIVEN},
-	{"flags", CUDASTUB_LAYOUT_GIVEN},
-	{"reserved", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaExternalMemoryHandleDesc_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* type */
+	CUDASTUB_LAYOUT_GIVEN, /* handle */
+	CUDASTUB_LAYOUT_GIVEN, /* size */
+	CUDASTUB_LAYOUT_GIVEN, /* flags */
+	CUDASTUB_LAYOUT_GIVEN, /* reserved */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaExternalMemoryHandleDesc = {
-	"cudaExternalMemoryHandleDesc", 5, cudaExternalMemoryHandleDesc_fields,
+	5, cudaExternalMemoryHandleDesc_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaExternalMemoryHandleDesc_11 = {
 	&cudastub_cudart_family_cudaExternalMemoryHandleDesc, 11, 40,
@@ -265,16 +265,16 @@ const struct cudastub_layout cudastub_cudart_layout_cudaExternalMemoryHandleDesc
 };
 
 /* cudaExternalMemoryMipmappedArrayDesc: struct cudaExternalMemoryMipmappedArrayDesc in 11.8 (64 bytes), struct cudaExternalMemoryMipmappedArrayDesc in 12.4 (64 bytes), struct cudaExternalMemoryMipmappedArrayDesc in 13.0 (128 bytes) */
-static const struct cudastub_layout_field cudaExternalMemoryMipmappedArrayDesc_fields[] = {
-	{"offset", CUDASTUB_LAYOUT_GIVEN},
-	{"formatDesc", CUDASTUB_LAYOUT_GIVEN},
-	{"extent", CUDASTUB_LAYOUT_GIVEN},
-	{"flags", CUDASTUB_LAYOUT_GIVEN},
-	{"numLevels", CUDASTUB_LAYOUT_GIVEN},
-	{"reserved", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaExternalMemoryMipmappedArrayDesc_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* offset */
+	CUDASTUB_LAYOUT_GIVEN, /* formatDesc */
+	CUDASTUB_LAYOUT_GIVEN, /* extent */
+	CUDASTUB_LAYOUT_GIVEN, /* flags */
+	CUDASTUB_LAYOUT_GIVEN, /* numLevels */
+	CUDASTUB_LAYOUT_GIVEN, /* reserved */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaExternalMemoryMipmappedArrayDesc = {
-	"cudaExternalMemoryMipmappedArrayDesc", 6, cudaExternalMemoryMipmappedArrayDesc_fields,
+	6, cudaExternalMemoryMipmappedArrayDesc_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaExternalMemoryMipmappedArrayDesc_11 = {
 	&cudastub_cudart_family_cudaExternalMemoryMipmappedArrayDesc, 11, 64,
@@ -302,14 +302,14 @@ const struct cudastub_layout cudastub_cudart_layout_cudaExternalMemoryMipmappedA
 };
 
 /* cudaExternalSemaphoreHandleDesc: struct cudaExternalSemaphoreHandleDesc in 11.8 (32 bytes), struct cudaExternalSemaphoreHandleDesc in 12.4 (32 bytes), struct cudaExternalSemaphoreHandleDesc in 13.0 (96 bytes) */
-static const struct cudastub_layout_field cudaExternalSemaphoreHandleDesc_fields[] = {
-	{"type", CUDASTUB_LAYOUT_GIVEN},
-	{"handle", CUDASTUB_LAYOUT_GIVEN},
-	{"flags", CUDASTUB_LAYOUT_GIVEN},
-	{"reserved", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaExternalSemaphoreHandleDesc_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* type */
+	CUDASTUB_LAYOUT_GIVEN, /* handle */
+	CUDASTUB_LAYOUT_GIVEN, /* flags */
+	CUDASTUB_LAYOUT_GIVEN, /* reserved */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaExternalSemaphoreHandleDesc = {
-	"cudaExternalSemaphoreHandleDesc", 4, cudaExternalSemaphoreHandleDesc_fields,
+	4, cudaExternalSemaphoreHandleDesc_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaExternalSemaphoreHandleDesc_11 = {
 	&cudastub_cudart_family_cudaExternalSemaphoreHandleDesc, 11, 32,
@@ -337,27 +337,27 @@ const struct cudastub_layout cudastub_cudart_layout_cudaExternalSemaphoreHandleD
 };
 
 /* cudaFuncAttributes: struct cudaFuncAttributes in 11.8 (56 bytes), struct cudaFuncAttributes in 12.4 (144 bytes), struct cudaFuncAttributes in 13.0 (144 bytes) */
-static const struct cudastub_layout_field cudaFuncAttributes_fields[] = {
-	{"sharedSizeBytes", CUDASTUB_LAYOUT_GIVEN},
-	{"constSizeBytes", CUDASTUB_LAYOUT_GIVEN},
-	{"localSizeBytes", CUDASTUB_LAYOUT_GIVEN},
-	{"maxThreadsPerBlock", CUDASTUB_LAYOUT_GIVEN},
-	{"numRegs", CUDASTUB_LAYOUT_GIVEN},
-	{"ptxVersion", CUDASTUB_LAYOUT_GIVEN},
-	{"binaryVersion", CUDASTUB_LAYOUT_GIVEN},
-	{"cacheModeCA", CUDASTUB_LAYOUT_GIVEN},
-	{"maxDynamicSharedSizeBytes", CUDASTUB_LAYOUT_GIVEN},
-	{"preferredShmemCarveout", CUDASTUB_LAYOUT_GIVEN},
-	{"clusterDimMustBeSet", CUDASTUB_LAYOUT_GIVEN},
-	{"requiredClusterWidth", CUDASTUB_LAYOUT_GIVEN},
-	{"requiredClusterHeight", CUDASTUB_LAYOUT_GIVEN},
-	{"requiredClusterDepth", CUDASTUB_LAYOUT_GIVEN},
-	{"clusterSchedulingPolicyPreference", CUDASTUB_LAYOUT_GIVEN},
-	{"nonPortableClusterSizeAllowed", CUDASTUB_LAYOUT_GIVEN},
-	{"reserved", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaFuncAttributes_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* sharedSizeBytes */
+	CUDASTUB_LAYOUT_GIVEN, /* constSizeBytes */
+	CUDASTUB_LAYOUT_GIVEN, /* localSizeBytes */
+	CUDASTUB_LAYOUT_GIVEN, /* maxThreadsPerBlock */
+	CUDASTUB_LAYOUT_GIVEN, /* numRegs */
+	CUDASTUB_LAYOUT_GIVEN, /* ptxVersion */
+	CUDASTUB_LAYOUT_GIVEN, /* binaryVersion */
+	CUDASTUB_LAYOUT_GIVEN, /* cacheModeCA */
+	CUDASTUB_LAYOUT_GIVEN, /* maxDynamicSharedSizeBytes */
+	CUDASTUB_LAYOUT_GIVEN, /* preferredShmemCarveout */
+	CUDASTUB_LAYOUT_GIVEN, /* clusterDimMustBeSet */
+	CUDASTUB_LAYOUT_GIVEN, /* requiredClusterWidth */
+	CUDASTUB_LAYOUT_GIVEN, /* requiredClusterHeight */
+	CUDASTUB_LAYOUT_GIVEN, /* requiredClusterDepth */
+	CUDASTUB_LAYOUT_GIVEN, /* clusterSchedulingPolicyPreference */
+	CUDASTUB_LAYOUT_GIVEN, /* nonPortableClusterSizeAllowed */
+	CUDASTUB_LAYOUT_GIVEN, /* reserved */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaFuncAttributes = {
-	"cudaFuncAttributes", 17, cudaFuncAttributes_fields,
+	17, cudaFuncAttributes_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaFuncAttributes_11 = {
 	&cudastub_cudart_family_cudaFuncAttributes, 11, 56,
@@ -390,15 +390,15 @@ const struct cudastub_layout cudastub_cudart_layout_cudaFuncAttributes_13 = {
 };
 
 /* cudaMemAllocNodeParams: struct cudaMemAllocNodeParams in 11.8 (120 bytes), struct cudaMemAllocNodeParams in 12.4 (120 bytes), struct cudaMemAllocNodeParams in 13.0 (120 bytes) */
-static const struct cudastub_layout_field cudaMemAllocNodeParams_fields[] = {
-	{"poolProps", CUDASTUB_LAYOUT_GIVEN},
-	{"accessDescs", CUDASTUB_LAYOUT_GIVEN},
-	{"accessDescCount", CUDASTUB_LAYOUT_GIVEN},
-	{"bytesize", CUDASTUB_LAYOUT_GIVEN},
-	{"dptr", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaMemAllocNodeParams_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* poolProps */
+	CUDASTUB_LAYOUT_GIVEN, /* accessDescs */
+	CUDASTUB_LAYOUT_GIVEN, /* accessDescCount */
+	CUDASTUB_LAYOUT_GIVEN, /* bytesize */
+	CUDASTUB_LAYOUT_GIVEN, /* dptr */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaMemAllocNodeParams = {
-	"cudaMemAllocNodeParams", 5, cudaMemAllocNodeParams_fields,
+	5, cudaMemAllocNodeParams_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaMemAllocNodeParams_11 = {
 	&cudastub_cudart_family_cudaMemAllocNodeParams, 11, 120,
@@ -426,16 +426,16 @@ const struct cudastub_layout cudastub_cudart_layout_cudaMemAllocNodeParams_13 = 
 };
 
 /* cudaMemPoolProps: struct cudaMemPoolProps in 11.8 (88 bytes), struct cudaMemPoolProps in 12.4 (88 bytes), struct cudaMemPoolProps in 13.0 (88 bytes) */
-static const struct cudastub_layout_field cudaMemPoolProps_fields[] = {
-	{"allocType", CUDASTUB_LAYOUT_GIVEN},
-	{"handleTypes", CUDASTUB_LAYOUT_GIVEN},
-	{"location", CUDASTUB_LAYOUT_GIVEN},
-	{"win32SecurityAttributes", CUDASTUB_LAYOUT_GIVEN},
-	{"maxSize", CUDASTUB_LAYOUT_GIVEN},
-	{"usage", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaMemPoolProps_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* allocType */
+	CUDASTUB_LAYOUT_GIVEN, /* handleTypes */
+	CUDASTUB_LAYOUT_GIVEN, /* location */
+	CUDASTUB_LAYOUT_GIVEN, /* win32SecurityAttributes */
+	CUDASTUB_LAYOUT_GIVEN, /* maxSize */
+	CUDASTUB_LAYOUT_GIVEN, /* usage */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaMemPoolProps = {
-	"cudaMemPoolProps", 6, cudaMemPoolProps_fields,
+	6, cudaMemPoolProps_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaMemPoolProps_11 = {
 	&cudastub_cudart_family_cudaMemPoolProps, 11, 88,
@@ -463,15 +463,15 @@ const struct cudastub_layout cudastub_cudart_layout_cudaMemPoolProps_13 = {
 };
 
 /* cudaPointerAttributes: struct cudaPointerAttributes in 11.8 (24 bytes), struct cudaPointerAttributes in 12.4 (24 bytes), struct cudaPointerAttributes in 13.0 (88 bytes) */
-static const struct cudastub_layout_field cudaPointerAttributes_fields[] = {
-	{"type", CUDASTUB_LAYOUT_GIVEN},
-	{"device", CUDASTUB_LAYOUT_GIVEN},
-	{"devicePointer", CUDASTUB_LAYOUT_GIVEN},
-	{"hostPointer", CUDASTUB_LAYOUT_GIVEN},
-	{"reserved", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaPointerAttributes_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* type */
+	CUDASTUB_LAYOUT_GIVEN, /* device */
+	CUDASTUB_LAYOUT_GIVEN, /* devicePointer */
+	CUDASTUB_LAYOUT_GIVEN, /* hostPointer */
+	CUDASTUB_LAYOUT_GIVEN, /* reserved */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaPointerAttributes = {
-	"cudaPointerAttributes", 5, cudaPointerAttributes_fields,
+	5, cudaPointerAttributes_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaPointerAttributes_11 = {
 	&cudastub_cudart_family_cudaPointerAttributes, 11, 24,
@@ -499,13 +499,13 @@ const struct cudastub_layout cudastub_cudart_layout_cudaPointerAttributes_13 = {
 };
 
 /* cudaResourceDesc: struct cudaResourceDesc in 11.8 (64 bytes), struct cudaResourceDesc in 12.4 (64 bytes), struct cudaResourceDesc in 13.0 (144 bytes) */
-static const struct cudastub_layout_field cudaResourceDesc_fields[] = {
-	{"resType", CUDASTUB_LAYOUT_GIVEN},
-	{"res", CUDASTUB_LAYOUT_DROP},
-	{"flags", CUDASTUB_LAYOUT_REFUSE},
+static const unsigned char cudaResourceDesc_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* resType */
+	CUDASTUB_LAYOUT_DROP, /* res */
+	CUDASTUB_LAYOUT_REFUSE, /* flags */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaResourceDesc = {
-	"cudaResourceDesc", 3, cudaResourceDesc_fields,
+	3, cudaResourceDesc_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaResourceDesc_11 = {
 	&cudastub_cudart_family_cudaResourceDesc, 11, 64,
@@ -533,19 +533,19 @@ const struct cudastub_layout cudastub_cudart_layout_cudaResourceDesc_13 = {
 };
 
 /* cudaResourceViewDesc: struct cudaResourceViewDesc in 11.8 (48 bytes), struct cudaResourceViewDesc in 12.4 (48 bytes), struct cudaResourceViewDesc in 13.0 (112 bytes) */
-static const struct cudastub_layout_field cudaResourceViewDesc_fields[] = {
-	{"format", CUDASTUB_LAYOUT_GIVEN},
-	{"width", CUDASTUB_LAYOUT_GIVEN},
-	{"height", CUDASTUB_LAYOUT_GIVEN},
-	{"depth", CUDASTUB_LAYOUT_GIVEN},
-	{"firstMipmapLevel", CUDASTUB_LAYOUT_GIVEN},
-	{"lastMipmapLevel", CUDASTUB_LAYOUT_GIVEN},
-	{"firstLayer", CUDASTUB_LAYOUT_GIVEN},
-	{"lastLayer", CUDASTUB_LAYOUT_GIVEN},
-	{"reserved", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaResourceViewDesc_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* format */
+	CUDASTUB_LAYOUT_GIVEN, /* width */
+	CUDASTUB_LAYOUT_GIVEN, /* height */
+	CUDASTUB_LAYOUT_GIVEN, /* depth */
+	CUDASTUB_LAYOUT_GIVEN, /* firstMipmapLevel */
+	CUDASTUB_LAYOUT_GIVEN, /* lastMipmapLevel */
+	CUDASTUB_LAYOUT_GIVEN, /* firstLayer */
+	CUDASTUB_LAYOUT_GIVEN, /* lastLayer */
+	CUDASTUB_LAYOUT_GIVEN, /* reserved */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaResourceViewDesc = {
-	"cudaResourceViewDesc", 9, cudaResourceViewDesc_fields,
+	9, cudaResourceViewDesc_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaResourceViewDesc_11 = {
 	&cudastub_cudart_family_cudaResourceViewDesc, 11, 48,
@@ -576,23 +576,23 @@ const struct cudastub_layout cudastub_cudart_layout_cudaResourceViewDesc_13 = {
 };
 
 /* cudaTextureDesc: struct cudaTextureDesc in 11.8 (68 bytes), struct cudaTextureDesc_v2 in 11.8 (72 bytes), struct cudaTextureDesc in 12.4 (72 bytes), struct cudaTextureDesc in 13.0 (72 bytes) */
-static const struct cudastub_layout_field cudaTextureDesc_fields[] = {
-	{"addressMode", CUDASTUB_LAYOUT_GIVEN},
-	{"filterMode", CUDASTUB_LAYOUT_GIVEN},
-	{"readMode", CUDASTUB_LAYOUT_GIVEN},
-	{"sRGB", CUDASTUB_LAYOUT_GIVEN},
-	{"borderColor", CUDASTUB_LAYOUT_GIVEN},
-	{"normalizedCoords", CUDASTUB_LAYOUT_GIVEN},
-	{"maxAnisotropy", CUDASTUB_LAYOUT_GIVEN},
-	{"mipmapFilterMode", CUDASTUB_LAYOUT_GIVEN},
-	{"mipmapLevelBias", CUDASTUB_LAYOUT_GIVEN},
-	{"minMipmapLevelClamp", CUDASTUB_LAYOUT_GIVEN},
-	{"maxMipmapLevelClamp", CUDASTUB_LAYOUT_GIVEN},
-	{"disableTrilinearOptimization", CUDASTUB_LAYOUT_GIVEN},
-	{"seamlessCubemap", CUDASTUB_LAYOUT_GIVEN},
+static const unsigned char cudaTextureDesc_policies[] = {
+	CUDASTUB_LAYOUT_GIVEN, /* addressMode */
+	CUDASTUB_LAYOUT_GIVEN, /* filterMode */
+	CUDASTUB_LAYOUT_GIVEN, /* readMode */
+	CUDASTUB_LAYOUT_GIVEN, /* sRGB */
+	CUDASTUB_LAYOUT_GIVEN, /* borderColor */
+	CUDASTUB_LAYOUT_GIVEN, /* normalizedCoords */
+	CUDASTUB_LAYOUT_GIVEN, /* maxAnisotropy */
+	CUDASTUB_LAYOUT_GIVEN, /* mipmapFilterMode */
+	CUDASTUB_LAYOUT_GIVEN, /* mipmapLevelBias */
+	CUDASTUB_LAYOUT_GIVEN, /* minMipmapLevelClamp */
+	CUDASTUB_LAYOUT_GIVEN, /* maxMipmapLevelClamp */
+	CUDASTUB_LAYOUT_GIVEN, /* disableTrilinearOptimization */
+	CUDASTUB_LAYOUT_GIVEN, /* seamlessCubemap */
 };
 const struct cudastub_layout_family cudastub_cudart_family_cudaTextureDesc = {
-	"cudaTextureDesc", 13, cudaTextureDesc_fields,
+	13, cudaTextureDesc_policies,
 };
 const struct cudastub_layout cudastub_cudart_layout_cudaTextureDesc_11 = {
 	&cudastub_cudart_family_cudaTextureDesc, 11, 68,

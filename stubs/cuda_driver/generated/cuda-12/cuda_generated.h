@@ -669,7 +669,6 @@ _Static_assert(CUDA_ERROR_NOT_SUPPORTED == 801, "the spec's number for CUDA_ERRO
 CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *a0);
 CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *a0);
 CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult a0, const char **a1);
-CUresult cudastub_cuda_forward_cuGetErrorString(CUresult a0, const char **a1);
 CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult a0, const char **a1);
 
 #endif

@@ -469,9 +469,7 @@ cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void);
 typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *a0, void **a1, unsigned long long a2);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(void);
-const char * cudastub_cudart_forward_cudaGetErrorName(cudaError_t a0);
 const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t a0);
-const char * cudastub_cudart_forward_cudaGetErrorString(cudaError_t a0);
 const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t a0);
 typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */

@@ -4,16 +4,17 @@
 #include <stdatomic.h>
 
 #include "cudart_stub.h"
+#include "forwarder.h"
 
-#if defined(__x86_64__)
+#if defined(CUDASTUB_ASM_FORWARDERS)
 
 static const struct cudastub_function opaque_rows[] = {
-	{ "__cudaRegisterHostVar", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "cudaSignalExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
-	{ "cudaSignalExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
-	{ "cudaStreamUpdateCaptureDependencies_ptsz", CUDASTUB_MAJOR_BIT(11), 0, CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13) },
-	{ "cudaWaitExternalSemaphoresAsync", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
-	{ "cudaWaitExternalSemaphoresAsync_ptsz", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13) },
+	{CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0}, /* __cudaRegisterHostVar */
+	{CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13)}, /* cudaSignalExternalSemaphoresAsync */
+	{CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13)}, /* cudaSignalExternalSemaphoresAsync_ptsz */
+	{CUDASTUB_MAJOR_BIT(11), 0, CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13)}, /* cudaStreamUpdateCaptureDependencies_ptsz */
+	{CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13)}, /* cudaWaitExternalSemaphoresAsync */
+	{CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, CUDASTUB_MAJOR_BIT(13)}, /* cudaWaitExternalSemaphoresAsync_ptsz */
 };
 
 
@@ -22,209 +23,143 @@ static int unavailable___cudaRegisterHostVar(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
+
+static void *choose___cudaRegisterHostVar(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "__cudaRegisterHostVar", &opaque_rows[0]);
+
+	return fn ? fn : (void *)unavailable___cudaRegisterHostVar;
+}
 extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
 void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
+	void *fn = choose___cudaRegisterHostVar();
 
-	if (!fn)
-		fn = (void *)unavailable___cudaRegisterHostVar;
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl __cudaRegisterHostVar\n"
-	"	.type __cudaRegisterHostVar, @function\n"
-	"__cudaRegisterHostVar:\n"
-	"	jmp *cudastub_cudart_slot___cudaRegisterHostVar(%rip)\n"
-	"	.size __cudaRegisterHostVar, .-__cudaRegisterHostVar\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve___cudaRegisterHostVar\n"
-	"	.type cudastub_cudart_resolve___cudaRegisterHostVar, @function\n"
-	"cudastub_cudart_resolve___cudaRegisterHostVar:\n"
-	"	lea cudastub_cudart_bind___cudaRegisterHostVar(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve___cudaRegisterHostVar, .-cudastub_cudart_resolve___cudaRegisterHostVar\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(__cudaRegisterHostVar, cudastub_cudart_slot___cudaRegisterHostVar, cudastub_cudart_resolve___cudaRegisterHostVar, cudastub_cudart_bind___cudaRegisterHostVar);
 
 /* cudaSignalExternalSemaphoresAsync: when it cannot forward, returns as every stub function does, for its own row */
 static int unavailable_cudaSignalExternalSemaphoresAsync(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[1]);
 }
+
+static void *choose_cudaSignalExternalSemaphoresAsync(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "cudaSignalExternalSemaphoresAsync", &opaque_rows[1]);
+
+	return fn ? fn : (void *)unavailable_cudaSignalExternalSemaphoresAsync;
+}
 extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void);
 void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
+	void *fn = choose_cudaSignalExternalSemaphoresAsync();
 
-	if (!fn)
-		fn = (void *)unavailable_cudaSignalExternalSemaphoresAsync;
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl cudaSignalExternalSemaphoresAsync\n"
-	"	.type cudaSignalExternalSemaphoresAsync, @function\n"
-	"cudaSignalExternalSemaphoresAsync:\n"
-	"	jmp *cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync(%rip)\n"
-	"	.size cudaSignalExternalSemaphoresAsync, .-cudaSignalExternalSemaphoresAsync\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync\n"
-	"	.type cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, @function\n"
-	"cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync:\n"
-	"	lea cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, .-cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync);
 
 /* cudaSignalExternalSemaphoresAsync_ptsz: when it cannot forward, returns as every stub function does, for its own row */
 static int unavailable_cudaSignalExternalSemaphoresAsync_ptsz(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[2]);
 }
+
+static void *choose_cudaSignalExternalSemaphoresAsync_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "cudaSignalExternalSemaphoresAsync_ptsz", &opaque_rows[2]);
+
+	return fn ? fn : (void *)unavailable_cudaSignalExternalSemaphoresAsync_ptsz;
+}
 extern char cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void);
 void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
+	void *fn = choose_cudaSignalExternalSemaphoresAsync_ptsz();
 
-	if (!fn)
-		fn = (void *)unavailable_cudaSignalExternalSemaphoresAsync_ptsz;
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl cudaSignalExternalSemaphoresAsync_ptsz\n"
-	"	.type cudaSignalExternalSemaphoresAsync_ptsz, @function\n"
-	"cudaSignalExternalSemaphoresAsync_ptsz:\n"
-	"	jmp *cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz(%rip)\n"
-	"	.size cudaSignalExternalSemaphoresAsync_ptsz, .-cudaSignalExternalSemaphoresAsync_ptsz\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz\n"
-	"	.type cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, @function\n"
-	"cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz:\n"
-	"	lea cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, .-cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz);
 
 /* cudaStreamUpdateCaptureDependencies_ptsz: when it cannot forward, returns as every stub function does, for its own row */
 static int unavailable_cudaStreamUpdateCaptureDependencies_ptsz(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[3]);
 }
+
+static void *choose_cudaStreamUpdateCaptureDependencies_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "cudaStreamUpdateCaptureDependencies_ptsz", &opaque_rows[3]);
+
+	return fn ? fn : (void *)unavailable_cudaStreamUpdateCaptureDependencies_ptsz;
+}
 extern char cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz = cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void);
 void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[3]);
+	void *fn = choose_cudaStreamUpdateCaptureDependencies_ptsz();
 
-	if (!fn)
-		fn = (void *)unavailable_cudaStreamUpdateCaptureDependencies_ptsz;
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl cudaStreamUpdateCaptureDependencies_ptsz\n"
-	"	.type cudaStreamUpdateCaptureDependencies_ptsz, @function\n"
-	"cudaStreamUpdateCaptureDependencies_ptsz:\n"
-	"	jmp *cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz(%rip)\n"
-	"	.size cudaStreamUpdateCaptureDependencies_ptsz, .-cudaStreamUpdateCaptureDependencies_ptsz\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz\n"
-	"	.type cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, @function\n"
-	"cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz:\n"
-	"	lea cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, .-cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz);
 
 /* cudaWaitExternalSemaphoresAsync: when it cannot forward, returns as every stub function does, for its own row */
 static int unavailable_cudaWaitExternalSemaphoresAsync(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[4]);
 }
+
+static void *choose_cudaWaitExternalSemaphoresAsync(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "cudaWaitExternalSemaphoresAsync", &opaque_rows[4]);
+
+	return fn ? fn : (void *)unavailable_cudaWaitExternalSemaphoresAsync;
+}
 extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void);
 void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[4]);
+	void *fn = choose_cudaWaitExternalSemaphoresAsync();
 
-	if (!fn)
-		fn = (void *)unavailable_cudaWaitExternalSemaphoresAsync;
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl cudaWaitExternalSemaphoresAsync\n"
-	"	.type cudaWaitExternalSemaphoresAsync, @function\n"
-	"cudaWaitExternalSemaphoresAsync:\n"
-	"	jmp *cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync(%rip)\n"
-	"	.size cudaWaitExternalSemaphoresAsync, .-cudaWaitExternalSemaphoresAsync\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync\n"
-	"	.type cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, @function\n"
-	"cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync:\n"
-	"	lea cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, .-cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync);
 
 /* cudaWaitExternalSemaphoresAsync_ptsz: when it cannot forward, returns as every stub function does, for its own row */
 static int unavailable_cudaWaitExternalSemaphoresAsync_ptsz(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[5]);
 }
+
+static void *choose_cudaWaitExternalSemaphoresAsync_ptsz(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "cudaWaitExternalSemaphoresAsync_ptsz", &opaque_rows[5]);
+
+	return fn ? fn : (void *)unavailable_cudaWaitExternalSemaphoresAsync_ptsz;
+}
 extern char cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz = cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void);
 void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[5]);
+	void *fn = choose_cudaWaitExternalSemaphoresAsync_ptsz();
 
-	if (!fn)
-		fn = (void *)unavailable_cudaWaitExternalSemaphoresAsync_ptsz;
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl cudaWaitExternalSemaphoresAsync_ptsz\n"
-	"	.type cudaWaitExternalSemaphoresAsync_ptsz, @function\n"
-	"cudaWaitExternalSemaphoresAsync_ptsz:\n"
-	"	jmp *cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz(%rip)\n"
-	"	.size cudaWaitExternalSemaphoresAsync_ptsz, .-cudaWaitExternalSemaphoresAsync_ptsz\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz\n"
-	"	.type cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, @function\n"
-	"cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz:\n"
-	"	lea cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, .-cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz);
 
-#endif /* __x86_64__ */
+#endif /* CUDASTUB_ASM_FORWARDERS */

@@ -4,13 +4,14 @@
 #include <stdatomic.h>
 
 #include "cudart_stub.h"
+#include "forwarder.h"
 
-#if defined(__x86_64__)
+#if defined(CUDASTUB_ASM_FORWARDERS)
 
 static const struct cudastub_function opaque_rows[] = {
-	{ "__cudaGetProcAddress", CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "__cudaRegisterHostVar", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "__cudaRegisterUnifiedTable", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
+	{CUDASTUB_MAJOR_BIT(13), 0, 0}, /* __cudaGetProcAddress */
+	{CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0}, /* __cudaRegisterHostVar */
+	{CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0}, /* __cudaRegisterUnifiedTable */
 };
 
 
@@ -19,104 +20,71 @@ static int unavailable___cudaGetProcAddress(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[0]);
 }
+
+static void *choose___cudaGetProcAddress(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "__cudaGetProcAddress", &opaque_rows[0]);
+
+	return fn ? fn : (void *)unavailable___cudaGetProcAddress;
+}
 extern char cudastub_cudart_resolve___cudaGetProcAddress[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaGetProcAddress = cudastub_cudart_resolve___cudaGetProcAddress;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaGetProcAddress(void);
 void *cudastub_cudart_bind___cudaGetProcAddress(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[0]);
+	void *fn = choose___cudaGetProcAddress();
 
-	if (!fn)
-		fn = (void *)unavailable___cudaGetProcAddress;
-	atomic_store_explicit(&cudastub_cudart_slot___cudaGetProcAddress, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaGetProcAddress, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl __cudaGetProcAddress\n"
-	"	.type __cudaGetProcAddress, @function\n"
-	"__cudaGetProcAddress:\n"
-	"	jmp *cudastub_cudart_slot___cudaGetProcAddress(%rip)\n"
-	"	.size __cudaGetProcAddress, .-__cudaGetProcAddress\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve___cudaGetProcAddress\n"
-	"	.type cudastub_cudart_resolve___cudaGetProcAddress, @function\n"
-	"cudastub_cudart_resolve___cudaGetProcAddress:\n"
-	"	lea cudastub_cudart_bind___cudaGetProcAddress(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve___cudaGetProcAddress, .-cudastub_cudart_resolve___cudaGetProcAddress\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(__cudaGetProcAddress, cudastub_cudart_slot___cudaGetProcAddress, cudastub_cudart_resolve___cudaGetProcAddress, cudastub_cudart_bind___cudaGetProcAddress);
 
 /* __cudaRegisterHostVar: when it cannot forward, returns as every stub function does, for its own row */
 static int unavailable___cudaRegisterHostVar(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[1]);
 }
+
+static void *choose___cudaRegisterHostVar(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "__cudaRegisterHostVar", &opaque_rows[1]);
+
+	return fn ? fn : (void *)unavailable___cudaRegisterHostVar;
+}
 extern char cudastub_cudart_resolve___cudaRegisterHostVar[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterHostVar = cudastub_cudart_resolve___cudaRegisterHostVar;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterHostVar(void);
 void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[1]);
+	void *fn = choose___cudaRegisterHostVar();
 
-	if (!fn)
-		fn = (void *)unavailable___cudaRegisterHostVar;
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl __cudaRegisterHostVar\n"
-	"	.type __cudaRegisterHostVar, @function\n"
-	"__cudaRegisterHostVar:\n"
-	"	jmp *cudastub_cudart_slot___cudaRegisterHostVar(%rip)\n"
-	"	.size __cudaRegisterHostVar, .-__cudaRegisterHostVar\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve___cudaRegisterHostVar\n"
-	"	.type cudastub_cudart_resolve___cudaRegisterHostVar, @function\n"
-	"cudastub_cudart_resolve___cudaRegisterHostVar:\n"
-	"	lea cudastub_cudart_bind___cudaRegisterHostVar(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve___cudaRegisterHostVar, .-cudastub_cudart_resolve___cudaRegisterHostVar\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(__cudaRegisterHostVar, cudastub_cudart_slot___cudaRegisterHostVar, cudastub_cudart_resolve___cudaRegisterHostVar, cudastub_cudart_bind___cudaRegisterHostVar);
 
 /* __cudaRegisterUnifiedTable: when it cannot forward, returns as every stub function does, for its own row */
 static int unavailable___cudaRegisterUnifiedTable(void)
 {
 	return cudastub_loader_unavailable(&cudastub_cudart_library, &opaque_rows[2]);
 }
+
+static void *choose___cudaRegisterUnifiedTable(void)
+{
+	void *fn = cudastub_loader_bind(&cudastub_cudart_library, "__cudaRegisterUnifiedTable", &opaque_rows[2]);
+
+	return fn ? fn : (void *)unavailable___cudaRegisterUnifiedTable;
+}
 extern char cudastub_cudart_resolve___cudaRegisterUnifiedTable[] CUDASTUB_HIDDEN;
 CUDASTUB_HIDDEN _Atomic(void *) cudastub_cudart_slot___cudaRegisterUnifiedTable = cudastub_cudart_resolve___cudaRegisterUnifiedTable;
 CUDASTUB_HIDDEN void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void);
 void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void)
 {
-	void *fn = cudastub_loader_bind(&cudastub_cudart_library, &opaque_rows[2]);
+	void *fn = choose___cudaRegisterUnifiedTable();
 
-	if (!fn)
-		fn = (void *)unavailable___cudaRegisterUnifiedTable;
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, (void *)fn, memory_order_release);
-	return (void *)fn;
+	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, fn, memory_order_release);
+	return fn;
 }
-__asm__(
-	"	.pushsection .text\n"
-	"	.p2align 4\n"
-	"	.globl __cudaRegisterUnifiedTable\n"
-	"	.type __cudaRegisterUnifiedTable, @function\n"
-	"__cudaRegisterUnifiedTable:\n"
-	"	jmp *cudastub_cudart_slot___cudaRegisterUnifiedTable(%rip)\n"
-	"	.size __cudaRegisterUnifiedTable, .-__cudaRegisterUnifiedTable\n"
-	"	.p2align 4\n"
-	"	.hidden cudastub_cudart_resolve___cudaRegisterUnifiedTable\n"
-	"	.type cudastub_cudart_resolve___cudaRegisterUnifiedTable, @function\n"
-	"cudastub_cudart_resolve___cudaRegisterUnifiedTable:\n"
-	"	lea cudastub_cudart_bind___cudaRegisterUnifiedTable(%rip), %r11\n"
-	"	jmp cudastub_asm_resolve\n"
-	"	.size cudastub_cudart_resolve___cudaRegisterUnifiedTable, .-cudastub_cudart_resolve___cudaRegisterUnifiedTable\n"
-	"	.popsection\n"
-);
+CUDASTUB_FORWARDER(__cudaRegisterUnifiedTable, cudastub_cudart_slot___cudaRegisterUnifiedTable, cudastub_cudart_resolve___cudaRegisterUnifiedTable, cudastub_cudart_bind___cudaRegisterUnifiedTable);
 
-#endif /* __x86_64__ */
+#endif /* CUDASTUB_ASM_FORWARDERS */

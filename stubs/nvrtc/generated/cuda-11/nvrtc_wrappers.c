@@ -6,27 +6,28 @@
 #include <string.h>
 
 #include "nvrtc_stub.h"
+#include "forwarder.h"
 
-/* name, majors with the same ABI, majors where it may appear in a later
- * minor, majors with a different ABI (see loader.h) */
+/* By function (F_<name>): majors with the same ABI, majors where it may
+ * appear in a later minor, majors with a different ABI (see loader.h) */
 const struct cudastub_function cudastub_nvrtc_functions[] = {
-	{ "nvrtcAddNameExpression", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcCompileProgram", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcCreateProgram", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcDestroyProgram", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetCUBIN", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetCUBINSize", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetErrorString", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetLoweredName", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetNVVM", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, 0 },
-	{ "nvrtcGetNVVMSize", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, 0 },
-	{ "nvrtcGetNumSupportedArchs", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetPTX", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetPTXSize", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetProgramLog", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetProgramLogSize", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetSupportedArchs", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcVersion", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
+	[F_nvrtcAddNameExpression] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcCompileProgram] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcCreateProgram] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcDestroyProgram] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetCUBIN] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetCUBINSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetErrorString] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetLoweredName] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetNVVM] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, 0},
+	[F_nvrtcGetNVVMSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), 0, 0},
+	[F_nvrtcGetNumSupportedArchs] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetPTX] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetPTXSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetProgramLog] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetProgramLogSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetSupportedArchs] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcVersion] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
 };
 
 /* Introspection (cudastub.h) */
@@ -49,6 +50,25 @@ static nvrtcResult nvrtcAddNameExpression_unavailable(nvrtcProgram a0, const cha
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
 }
+static nvrtcAddNameExpression_fn nvrtcAddNameExpression_choose(void)
+{
+	nvrtcAddNameExpression_fn fn = (nvrtcAddNameExpression_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcAddNameExpression", &cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
+
+	return fn ? fn : nvrtcAddNameExpression_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcAddNameExpression[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcAddNameExpression = cudastub_nvrtc_resolve_nvrtcAddNameExpression;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcAddNameExpression(void);
+void *cudastub_nvrtc_bind_nvrtcAddNameExpression(void)
+{
+	void *fn = (void *)nvrtcAddNameExpression_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcAddNameExpression, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcAddNameExpression, cudastub_nvrtc_slot_nvrtcAddNameExpression, cudastub_nvrtc_resolve_nvrtcAddNameExpression, cudastub_nvrtc_bind_nvrtcAddNameExpression);
+#else
 static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1);
 static _Atomic(nvrtcAddNameExpression_fn) nvrtcAddNameExpression_slot = nvrtcAddNameExpression_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram a0, const char *const a1)
@@ -57,14 +77,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram a0, const char *
 }
 static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1)
 {
-	nvrtcAddNameExpression_fn fn = (nvrtcAddNameExpression_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
+	nvrtcAddNameExpression_fn fn = nvrtcAddNameExpression_choose();
 
-	if (!fn)
-		fn = nvrtcAddNameExpression_unavailable;
 	atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcCompileProgram */
 typedef nvrtcResult (*nvrtcCompileProgram_fn)(nvrtcProgram a0, int a1, const char *const *a2);
@@ -76,6 +94,25 @@ static nvrtcResult nvrtcCompileProgram_unavailable(nvrtcProgram a0, int a1, cons
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
 }
+static nvrtcCompileProgram_fn nvrtcCompileProgram_choose(void)
+{
+	nvrtcCompileProgram_fn fn = (nvrtcCompileProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcCompileProgram", &cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
+
+	return fn ? fn : nvrtcCompileProgram_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcCompileProgram[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcCompileProgram = cudastub_nvrtc_resolve_nvrtcCompileProgram;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcCompileProgram(void);
+void *cudastub_nvrtc_bind_nvrtcCompileProgram(void)
+{
+	void *fn = (void *)nvrtcCompileProgram_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCompileProgram, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcCompileProgram, cudastub_nvrtc_slot_nvrtcCompileProgram, cudastub_nvrtc_resolve_nvrtcCompileProgram, cudastub_nvrtc_bind_nvrtcCompileProgram);
+#else
 static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2);
 static _Atomic(nvrtcCompileProgram_fn) nvrtcCompileProgram_slot = nvrtcCompileProgram_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram a0, int a1, const char *const *a2)
@@ -84,14 +121,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram a0, int a1, const c
 }
 static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2)
 {
-	nvrtcCompileProgram_fn fn = (nvrtcCompileProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
+	nvrtcCompileProgram_fn fn = nvrtcCompileProgram_choose();
 
-	if (!fn)
-		fn = nvrtcCompileProgram_unavailable;
 	atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* nvrtcCreateProgram */
 typedef nvrtcResult (*nvrtcCreateProgram_fn)(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
@@ -106,6 +141,25 @@ static nvrtcResult nvrtcCreateProgram_unavailable(nvrtcProgram *a0, const char *
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
 }
+static nvrtcCreateProgram_fn nvrtcCreateProgram_choose(void)
+{
+	nvrtcCreateProgram_fn fn = (nvrtcCreateProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcCreateProgram", &cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
+
+	return fn ? fn : nvrtcCreateProgram_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcCreateProgram[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcCreateProgram = cudastub_nvrtc_resolve_nvrtcCreateProgram;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcCreateProgram(void);
+void *cudastub_nvrtc_bind_nvrtcCreateProgram(void)
+{
+	void *fn = (void *)nvrtcCreateProgram_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCreateProgram, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcCreateProgram, cudastub_nvrtc_slot_nvrtcCreateProgram, cudastub_nvrtc_resolve_nvrtcCreateProgram, cudastub_nvrtc_bind_nvrtcCreateProgram);
+#else
 static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
 static _Atomic(nvrtcCreateProgram_fn) nvrtcCreateProgram_slot = nvrtcCreateProgram_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
@@ -114,14 +168,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *a0, const char *a1,
 }
 static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
 {
-	nvrtcCreateProgram_fn fn = (nvrtcCreateProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
+	nvrtcCreateProgram_fn fn = nvrtcCreateProgram_choose();
 
-	if (!fn)
-		fn = nvrtcCreateProgram_unavailable;
 	atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* nvrtcDestroyProgram */
 typedef nvrtcResult (*nvrtcDestroyProgram_fn)(nvrtcProgram *a0);
@@ -131,6 +183,25 @@ static nvrtcResult nvrtcDestroyProgram_unavailable(nvrtcProgram *a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
 }
+static nvrtcDestroyProgram_fn nvrtcDestroyProgram_choose(void)
+{
+	nvrtcDestroyProgram_fn fn = (nvrtcDestroyProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcDestroyProgram", &cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
+
+	return fn ? fn : nvrtcDestroyProgram_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcDestroyProgram[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcDestroyProgram = cudastub_nvrtc_resolve_nvrtcDestroyProgram;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcDestroyProgram(void);
+void *cudastub_nvrtc_bind_nvrtcDestroyProgram(void)
+{
+	void *fn = (void *)nvrtcDestroyProgram_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcDestroyProgram, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcDestroyProgram, cudastub_nvrtc_slot_nvrtcDestroyProgram, cudastub_nvrtc_resolve_nvrtcDestroyProgram, cudastub_nvrtc_bind_nvrtcDestroyProgram);
+#else
 static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0);
 static _Atomic(nvrtcDestroyProgram_fn) nvrtcDestroyProgram_slot = nvrtcDestroyProgram_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *a0)
@@ -139,14 +210,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *a0)
 }
 static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 {
-	nvrtcDestroyProgram_fn fn = (nvrtcDestroyProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
+	nvrtcDestroyProgram_fn fn = nvrtcDestroyProgram_choose();
 
-	if (!fn)
-		fn = nvrtcDestroyProgram_unavailable;
 	atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcGetCUBIN */
 typedef nvrtcResult (*nvrtcGetCUBIN_fn)(nvrtcProgram a0, char *a1);
@@ -157,6 +226,25 @@ static nvrtcResult nvrtcGetCUBIN_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
 }
+static nvrtcGetCUBIN_fn nvrtcGetCUBIN_choose(void)
+{
+	nvrtcGetCUBIN_fn fn = (nvrtcGetCUBIN_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetCUBIN", &cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
+
+	return fn ? fn : nvrtcGetCUBIN_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetCUBIN[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetCUBIN = cudastub_nvrtc_resolve_nvrtcGetCUBIN;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetCUBIN(void);
+void *cudastub_nvrtc_bind_nvrtcGetCUBIN(void)
+{
+	void *fn = (void *)nvrtcGetCUBIN_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBIN, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetCUBIN, cudastub_nvrtc_slot_nvrtcGetCUBIN, cudastub_nvrtc_resolve_nvrtcGetCUBIN, cudastub_nvrtc_bind_nvrtcGetCUBIN);
+#else
 static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetCUBIN_fn) nvrtcGetCUBIN_slot = nvrtcGetCUBIN_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram a0, char *a1)
@@ -165,14 +253,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetCUBIN_fn fn = (nvrtcGetCUBIN_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
+	nvrtcGetCUBIN_fn fn = nvrtcGetCUBIN_choose();
 
-	if (!fn)
-		fn = nvrtcGetCUBIN_unavailable;
 	atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetCUBINSize */
 typedef nvrtcResult (*nvrtcGetCUBINSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -183,6 +269,25 @@ static nvrtcResult nvrtcGetCUBINSize_unavailable(nvrtcProgram a0, size_t *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
 }
+static nvrtcGetCUBINSize_fn nvrtcGetCUBINSize_choose(void)
+{
+	nvrtcGetCUBINSize_fn fn = (nvrtcGetCUBINSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetCUBINSize", &cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
+
+	return fn ? fn : nvrtcGetCUBINSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetCUBINSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetCUBINSize = cudastub_nvrtc_resolve_nvrtcGetCUBINSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetCUBINSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetCUBINSize(void)
+{
+	void *fn = (void *)nvrtcGetCUBINSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetCUBINSize, cudastub_nvrtc_slot_nvrtcGetCUBINSize, cudastub_nvrtc_resolve_nvrtcGetCUBINSize, cudastub_nvrtc_bind_nvrtcGetCUBINSize);
+#else
 static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetCUBINSize_fn) nvrtcGetCUBINSize_slot = nvrtcGetCUBINSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram a0, size_t *a1)
@@ -191,17 +296,21 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetCUBINSize_fn fn = (nvrtcGetCUBINSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
+	nvrtcGetCUBINSize_fn fn = nvrtcGetCUBINSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetCUBINSize_unavailable;
 	atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetErrorString */
 typedef const char * (*nvrtcGetErrorString_fn)(nvrtcResult a0);
+static nvrtcGetErrorString_fn nvrtcGetErrorString_choose(void)
+{
+	nvrtcGetErrorString_fn fn = (nvrtcGetErrorString_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetErrorString", &cudastub_nvrtc_functions[F_nvrtcGetErrorString]);
+
+	return fn ? fn : cudastub_nvrtc_fallback_nvrtcGetErrorString;
+}
 static const char * nvrtcGetErrorString_resolve(nvrtcResult a0);
 static _Atomic(nvrtcGetErrorString_fn) nvrtcGetErrorString_slot = nvrtcGetErrorString_resolve;
 const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
@@ -210,11 +319,8 @@ const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
 }
 static const char * nvrtcGetErrorString_resolve(nvrtcResult a0)
 {
-	nvrtcGetErrorString_fn fn = (nvrtcGetErrorString_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetErrorString]);
+	nvrtcGetErrorString_fn fn = nvrtcGetErrorString_choose();
 
-	if (!fn)
-		fn = cudastub_nvrtc_fallback_nvrtcGetErrorString;
 	atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
@@ -229,6 +335,25 @@ static nvrtcResult nvrtcGetLoweredName_unavailable(nvrtcProgram a0, const char *
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
 }
+static nvrtcGetLoweredName_fn nvrtcGetLoweredName_choose(void)
+{
+	nvrtcGetLoweredName_fn fn = (nvrtcGetLoweredName_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetLoweredName", &cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
+
+	return fn ? fn : nvrtcGetLoweredName_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetLoweredName[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetLoweredName = cudastub_nvrtc_resolve_nvrtcGetLoweredName;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetLoweredName(void);
+void *cudastub_nvrtc_bind_nvrtcGetLoweredName(void)
+{
+	void *fn = (void *)nvrtcGetLoweredName_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLoweredName, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetLoweredName, cudastub_nvrtc_slot_nvrtcGetLoweredName, cudastub_nvrtc_resolve_nvrtcGetLoweredName, cudastub_nvrtc_bind_nvrtcGetLoweredName);
+#else
 static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2);
 static _Atomic(nvrtcGetLoweredName_fn) nvrtcGetLoweredName_slot = nvrtcGetLoweredName_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram a0, const char *const a1, const char **a2)
@@ -237,14 +362,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram a0, const char *con
 }
 static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2)
 {
-	nvrtcGetLoweredName_fn fn = (nvrtcGetLoweredName_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
+	nvrtcGetLoweredName_fn fn = nvrtcGetLoweredName_choose();
 
-	if (!fn)
-		fn = nvrtcGetLoweredName_unavailable;
 	atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* nvrtcGetNVVM */
 typedef nvrtcResult (*nvrtcGetNVVM_fn)(nvrtcProgram a0, char *a1);
@@ -255,6 +378,25 @@ static nvrtcResult nvrtcGetNVVM_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNVVM]);
 }
+static nvrtcGetNVVM_fn nvrtcGetNVVM_choose(void)
+{
+	nvrtcGetNVVM_fn fn = (nvrtcGetNVVM_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetNVVM", &cudastub_nvrtc_functions[F_nvrtcGetNVVM]);
+
+	return fn ? fn : nvrtcGetNVVM_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetNVVM[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetNVVM = cudastub_nvrtc_resolve_nvrtcGetNVVM;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetNVVM(void);
+void *cudastub_nvrtc_bind_nvrtcGetNVVM(void)
+{
+	void *fn = (void *)nvrtcGetNVVM_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNVVM, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetNVVM, cudastub_nvrtc_slot_nvrtcGetNVVM, cudastub_nvrtc_resolve_nvrtcGetNVVM, cudastub_nvrtc_bind_nvrtcGetNVVM);
+#else
 static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetNVVM_fn) nvrtcGetNVVM_slot = nvrtcGetNVVM_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVM(nvrtcProgram a0, char *a1)
@@ -263,14 +405,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVM(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetNVVM_fn fn = (nvrtcGetNVVM_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetNVVM]);
+	nvrtcGetNVVM_fn fn = nvrtcGetNVVM_choose();
 
-	if (!fn)
-		fn = nvrtcGetNVVM_unavailable;
 	atomic_store_explicit(&nvrtcGetNVVM_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetNVVMSize */
 typedef nvrtcResult (*nvrtcGetNVVMSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -281,6 +421,25 @@ static nvrtcResult nvrtcGetNVVMSize_unavailable(nvrtcProgram a0, size_t *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNVVMSize]);
 }
+static nvrtcGetNVVMSize_fn nvrtcGetNVVMSize_choose(void)
+{
+	nvrtcGetNVVMSize_fn fn = (nvrtcGetNVVMSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetNVVMSize", &cudastub_nvrtc_functions[F_nvrtcGetNVVMSize]);
+
+	return fn ? fn : nvrtcGetNVVMSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetNVVMSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetNVVMSize = cudastub_nvrtc_resolve_nvrtcGetNVVMSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetNVVMSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetNVVMSize(void)
+{
+	void *fn = (void *)nvrtcGetNVVMSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNVVMSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetNVVMSize, cudastub_nvrtc_slot_nvrtcGetNVVMSize, cudastub_nvrtc_resolve_nvrtcGetNVVMSize, cudastub_nvrtc_bind_nvrtcGetNVVMSize);
+#else
 static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetNVVMSize_fn) nvrtcGetNVVMSize_slot = nvrtcGetNVVMSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVMSize(nvrtcProgram a0, size_t *a1)
@@ -289,14 +448,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetNVVMSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetNVVMSize_fn fn = (nvrtcGetNVVMSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetNVVMSize]);
+	nvrtcGetNVVMSize_fn fn = nvrtcGetNVVMSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetNVVMSize_unavailable;
 	atomic_store_explicit(&nvrtcGetNVVMSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetNumSupportedArchs */
 typedef nvrtcResult (*nvrtcGetNumSupportedArchs_fn)(int *a0);
@@ -306,6 +463,25 @@ static nvrtcResult nvrtcGetNumSupportedArchs_unavailable(int *a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
 }
+static nvrtcGetNumSupportedArchs_fn nvrtcGetNumSupportedArchs_choose(void)
+{
+	nvrtcGetNumSupportedArchs_fn fn = (nvrtcGetNumSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetNumSupportedArchs", &cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
+
+	return fn ? fn : nvrtcGetNumSupportedArchs_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs = cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs(void);
+void *cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs(void)
+{
+	void *fn = (void *)nvrtcGetNumSupportedArchs_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetNumSupportedArchs, cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs, cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs);
+#else
 static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0);
 static _Atomic(nvrtcGetNumSupportedArchs_fn) nvrtcGetNumSupportedArchs_slot = nvrtcGetNumSupportedArchs_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *a0)
@@ -314,14 +490,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *a0)
 }
 static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 {
-	nvrtcGetNumSupportedArchs_fn fn = (nvrtcGetNumSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
+	nvrtcGetNumSupportedArchs_fn fn = nvrtcGetNumSupportedArchs_choose();
 
-	if (!fn)
-		fn = nvrtcGetNumSupportedArchs_unavailable;
 	atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcGetPTX */
 typedef nvrtcResult (*nvrtcGetPTX_fn)(nvrtcProgram a0, char *a1);
@@ -332,6 +506,25 @@ static nvrtcResult nvrtcGetPTX_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTX]);
 }
+static nvrtcGetPTX_fn nvrtcGetPTX_choose(void)
+{
+	nvrtcGetPTX_fn fn = (nvrtcGetPTX_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetPTX", &cudastub_nvrtc_functions[F_nvrtcGetPTX]);
+
+	return fn ? fn : nvrtcGetPTX_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetPTX[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetPTX = cudastub_nvrtc_resolve_nvrtcGetPTX;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetPTX(void);
+void *cudastub_nvrtc_bind_nvrtcGetPTX(void)
+{
+	void *fn = (void *)nvrtcGetPTX_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTX, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetPTX, cudastub_nvrtc_slot_nvrtcGetPTX, cudastub_nvrtc_resolve_nvrtcGetPTX, cudastub_nvrtc_bind_nvrtcGetPTX);
+#else
 static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetPTX_fn) nvrtcGetPTX_slot = nvrtcGetPTX_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram a0, char *a1)
@@ -340,14 +533,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetPTX_fn fn = (nvrtcGetPTX_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetPTX]);
+	nvrtcGetPTX_fn fn = nvrtcGetPTX_choose();
 
-	if (!fn)
-		fn = nvrtcGetPTX_unavailable;
 	atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetPTXSize */
 typedef nvrtcResult (*nvrtcGetPTXSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -358,6 +549,25 @@ static nvrtcResult nvrtcGetPTXSize_unavailable(nvrtcProgram a0, size_t *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
 }
+static nvrtcGetPTXSize_fn nvrtcGetPTXSize_choose(void)
+{
+	nvrtcGetPTXSize_fn fn = (nvrtcGetPTXSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetPTXSize", &cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
+
+	return fn ? fn : nvrtcGetPTXSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetPTXSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetPTXSize = cudastub_nvrtc_resolve_nvrtcGetPTXSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetPTXSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetPTXSize(void)
+{
+	void *fn = (void *)nvrtcGetPTXSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTXSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetPTXSize, cudastub_nvrtc_slot_nvrtcGetPTXSize, cudastub_nvrtc_resolve_nvrtcGetPTXSize, cudastub_nvrtc_bind_nvrtcGetPTXSize);
+#else
 static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetPTXSize_fn) nvrtcGetPTXSize_slot = nvrtcGetPTXSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram a0, size_t *a1)
@@ -366,14 +576,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetPTXSize_fn fn = (nvrtcGetPTXSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
+	nvrtcGetPTXSize_fn fn = nvrtcGetPTXSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetPTXSize_unavailable;
 	atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetProgramLog */
 typedef nvrtcResult (*nvrtcGetProgramLog_fn)(nvrtcProgram a0, char *a1);
@@ -384,6 +592,25 @@ static nvrtcResult nvrtcGetProgramLog_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
 }
+static nvrtcGetProgramLog_fn nvrtcGetProgramLog_choose(void)
+{
+	nvrtcGetProgramLog_fn fn = (nvrtcGetProgramLog_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetProgramLog", &cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
+
+	return fn ? fn : nvrtcGetProgramLog_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetProgramLog[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetProgramLog = cudastub_nvrtc_resolve_nvrtcGetProgramLog;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetProgramLog(void);
+void *cudastub_nvrtc_bind_nvrtcGetProgramLog(void)
+{
+	void *fn = (void *)nvrtcGetProgramLog_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLog, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetProgramLog, cudastub_nvrtc_slot_nvrtcGetProgramLog, cudastub_nvrtc_resolve_nvrtcGetProgramLog, cudastub_nvrtc_bind_nvrtcGetProgramLog);
+#else
 static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetProgramLog_fn) nvrtcGetProgramLog_slot = nvrtcGetProgramLog_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram a0, char *a1)
@@ -392,14 +619,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetProgramLog_fn fn = (nvrtcGetProgramLog_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
+	nvrtcGetProgramLog_fn fn = nvrtcGetProgramLog_choose();
 
-	if (!fn)
-		fn = nvrtcGetProgramLog_unavailable;
 	atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetProgramLogSize */
 typedef nvrtcResult (*nvrtcGetProgramLogSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -410,6 +635,25 @@ static nvrtcResult nvrtcGetProgramLogSize_unavailable(nvrtcProgram a0, size_t *a
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
 }
+static nvrtcGetProgramLogSize_fn nvrtcGetProgramLogSize_choose(void)
+{
+	nvrtcGetProgramLogSize_fn fn = (nvrtcGetProgramLogSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetProgramLogSize", &cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
+
+	return fn ? fn : nvrtcGetProgramLogSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetProgramLogSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetProgramLogSize = cudastub_nvrtc_resolve_nvrtcGetProgramLogSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetProgramLogSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetProgramLogSize(void)
+{
+	void *fn = (void *)nvrtcGetProgramLogSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetProgramLogSize, cudastub_nvrtc_slot_nvrtcGetProgramLogSize, cudastub_nvrtc_resolve_nvrtcGetProgramLogSize, cudastub_nvrtc_bind_nvrtcGetProgramLogSize);
+#else
 static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetProgramLogSize_fn) nvrtcGetProgramLogSize_slot = nvrtcGetProgramLogSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram a0, size_t *a1)
@@ -418,14 +662,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetProgramLogSize_fn fn = (nvrtcGetProgramLogSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
+	nvrtcGetProgramLogSize_fn fn = nvrtcGetProgramLogSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetProgramLogSize_unavailable;
 	atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetSupportedArchs */
 typedef nvrtcResult (*nvrtcGetSupportedArchs_fn)(int *a0);
@@ -435,6 +677,25 @@ static nvrtcResult nvrtcGetSupportedArchs_unavailable(int *a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
 }
+static nvrtcGetSupportedArchs_fn nvrtcGetSupportedArchs_choose(void)
+{
+	nvrtcGetSupportedArchs_fn fn = (nvrtcGetSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetSupportedArchs", &cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
+
+	return fn ? fn : nvrtcGetSupportedArchs_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetSupportedArchs[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetSupportedArchs = cudastub_nvrtc_resolve_nvrtcGetSupportedArchs;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetSupportedArchs(void);
+void *cudastub_nvrtc_bind_nvrtcGetSupportedArchs(void)
+{
+	void *fn = (void *)nvrtcGetSupportedArchs_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetSupportedArchs, cudastub_nvrtc_slot_nvrtcGetSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetSupportedArchs, cudastub_nvrtc_bind_nvrtcGetSupportedArchs);
+#else
 static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0);
 static _Atomic(nvrtcGetSupportedArchs_fn) nvrtcGetSupportedArchs_slot = nvrtcGetSupportedArchs_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *a0)
@@ -443,17 +704,34 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *a0)
 }
 static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 {
-	nvrtcGetSupportedArchs_fn fn = (nvrtcGetSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
+	nvrtcGetSupportedArchs_fn fn = nvrtcGetSupportedArchs_choose();
 
-	if (!fn)
-		fn = nvrtcGetSupportedArchs_unavailable;
 	atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcVersion */
 typedef nvrtcResult (*nvrtcVersion_fn)(int *a0, int *a1);
+static nvrtcVersion_fn nvrtcVersion_choose(void)
+{
+	nvrtcVersion_fn fn = (nvrtcVersion_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcVersion", &cudastub_nvrtc_functions[F_nvrtcVersion]);
+
+	return fn ? fn : cudastub_nvrtc_fallback_nvrtcVersion;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcVersion[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcVersion = cudastub_nvrtc_resolve_nvrtcVersion;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcVersion(void);
+void *cudastub_nvrtc_bind_nvrtcVersion(void)
+{
+	void *fn = (void *)nvrtcVersion_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcVersion, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcVersion, cudastub_nvrtc_slot_nvrtcVersion, cudastub_nvrtc_resolve_nvrtcVersion, cudastub_nvrtc_bind_nvrtcVersion);
+#else
 static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1);
 static _Atomic(nvrtcVersion_fn) nvrtcVersion_slot = nvrtcVersion_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcVersion(int *a0, int *a1)
@@ -462,14 +740,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcVersion(int *a0, int *a1)
 }
 static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1)
 {
-	nvrtcVersion_fn fn = (nvrtcVersion_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcVersion]);
+	nvrtcVersion_fn fn = nvrtcVersion_choose();
 
-	if (!fn)
-		fn = cudastub_nvrtc_fallback_nvrtcVersion;
 	atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* The names of nvrtcResult's values in the CUDA 11.8 headers. */
 const char *cudastub_nvrtc_result_name(int code)

@@ -6,34 +6,35 @@
 #include <string.h>
 
 #include "nvrtc_stub.h"
+#include "forwarder.h"
 
-/* name, majors with the same ABI, majors where it may appear in a later
- * minor, majors with a different ABI (see loader.h) */
+/* By function (F_<name>): majors with the same ABI, majors where it may
+ * appear in a later minor, majors with a different ABI (see loader.h) */
 const struct cudastub_function cudastub_nvrtc_functions[] = {
-	{ "nvrtcAddNameExpression", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcCompileProgram", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcCreateProgram", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcDestroyProgram", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetCUBIN", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetCUBINSize", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetErrorString", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetLTOIR", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetLTOIRSize", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetLoweredName", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetNumSupportedArchs", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetOptiXIR", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetOptiXIRSize", CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetPCHCreateStatus", CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0 },
-	{ "nvrtcGetPCHHeapSize", CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0 },
-	{ "nvrtcGetPCHHeapSizeRequired", CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0 },
-	{ "nvrtcGetPTX", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetPTXSize", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetProgramLog", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetProgramLogSize", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcGetSupportedArchs", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
-	{ "nvrtcSetFlowCallback", CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0 },
-	{ "nvrtcSetPCHHeapSize", CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0 },
-	{ "nvrtcVersion", CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0 },
+	[F_nvrtcAddNameExpression] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcCompileProgram] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcCreateProgram] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcDestroyProgram] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetCUBIN] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetCUBINSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetErrorString] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetLTOIR] = {CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetLTOIRSize] = {CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetLoweredName] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetNumSupportedArchs] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetOptiXIR] = {CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetOptiXIRSize] = {CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetPCHCreateStatus] = {CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0},
+	[F_nvrtcGetPCHHeapSize] = {CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0},
+	[F_nvrtcGetPCHHeapSizeRequired] = {CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0},
+	[F_nvrtcGetPTX] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetPTXSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetProgramLog] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetProgramLogSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcGetSupportedArchs] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_nvrtcSetFlowCallback] = {CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0},
+	[F_nvrtcSetPCHHeapSize] = {CUDASTUB_MAJOR_BIT(13), CUDASTUB_MAJOR_BIT(12), 0},
+	[F_nvrtcVersion] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
 };
 
 /* Introspection (cudastub.h) */
@@ -56,6 +57,25 @@ static nvrtcResult nvrtcAddNameExpression_unavailable(nvrtcProgram a0, const cha
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
 }
+static nvrtcAddNameExpression_fn nvrtcAddNameExpression_choose(void)
+{
+	nvrtcAddNameExpression_fn fn = (nvrtcAddNameExpression_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcAddNameExpression", &cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
+
+	return fn ? fn : nvrtcAddNameExpression_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcAddNameExpression[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcAddNameExpression = cudastub_nvrtc_resolve_nvrtcAddNameExpression;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcAddNameExpression(void);
+void *cudastub_nvrtc_bind_nvrtcAddNameExpression(void)
+{
+	void *fn = (void *)nvrtcAddNameExpression_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcAddNameExpression, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcAddNameExpression, cudastub_nvrtc_slot_nvrtcAddNameExpression, cudastub_nvrtc_resolve_nvrtcAddNameExpression, cudastub_nvrtc_bind_nvrtcAddNameExpression);
+#else
 static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1);
 static _Atomic(nvrtcAddNameExpression_fn) nvrtcAddNameExpression_slot = nvrtcAddNameExpression_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram a0, const char *const a1)
@@ -64,14 +84,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram a0, const char *
 }
 static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *const a1)
 {
-	nvrtcAddNameExpression_fn fn = (nvrtcAddNameExpression_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcAddNameExpression]);
+	nvrtcAddNameExpression_fn fn = nvrtcAddNameExpression_choose();
 
-	if (!fn)
-		fn = nvrtcAddNameExpression_unavailable;
 	atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcCompileProgram */
 typedef nvrtcResult (*nvrtcCompileProgram_fn)(nvrtcProgram a0, int a1, const char *const *a2);
@@ -83,6 +101,25 @@ static nvrtcResult nvrtcCompileProgram_unavailable(nvrtcProgram a0, int a1, cons
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
 }
+static nvrtcCompileProgram_fn nvrtcCompileProgram_choose(void)
+{
+	nvrtcCompileProgram_fn fn = (nvrtcCompileProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcCompileProgram", &cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
+
+	return fn ? fn : nvrtcCompileProgram_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcCompileProgram[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcCompileProgram = cudastub_nvrtc_resolve_nvrtcCompileProgram;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcCompileProgram(void);
+void *cudastub_nvrtc_bind_nvrtcCompileProgram(void)
+{
+	void *fn = (void *)nvrtcCompileProgram_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCompileProgram, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcCompileProgram, cudastub_nvrtc_slot_nvrtcCompileProgram, cudastub_nvrtc_resolve_nvrtcCompileProgram, cudastub_nvrtc_bind_nvrtcCompileProgram);
+#else
 static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2);
 static _Atomic(nvrtcCompileProgram_fn) nvrtcCompileProgram_slot = nvrtcCompileProgram_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram a0, int a1, const char *const *a2)
@@ -91,14 +128,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram a0, int a1, const c
 }
 static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const char *const *a2)
 {
-	nvrtcCompileProgram_fn fn = (nvrtcCompileProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcCompileProgram]);
+	nvrtcCompileProgram_fn fn = nvrtcCompileProgram_choose();
 
-	if (!fn)
-		fn = nvrtcCompileProgram_unavailable;
 	atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* nvrtcCreateProgram */
 typedef nvrtcResult (*nvrtcCreateProgram_fn)(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
@@ -113,6 +148,25 @@ static nvrtcResult nvrtcCreateProgram_unavailable(nvrtcProgram *a0, const char *
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
 }
+static nvrtcCreateProgram_fn nvrtcCreateProgram_choose(void)
+{
+	nvrtcCreateProgram_fn fn = (nvrtcCreateProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcCreateProgram", &cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
+
+	return fn ? fn : nvrtcCreateProgram_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcCreateProgram[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcCreateProgram = cudastub_nvrtc_resolve_nvrtcCreateProgram;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcCreateProgram(void);
+void *cudastub_nvrtc_bind_nvrtcCreateProgram(void)
+{
+	void *fn = (void *)nvrtcCreateProgram_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCreateProgram, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcCreateProgram, cudastub_nvrtc_slot_nvrtcCreateProgram, cudastub_nvrtc_resolve_nvrtcCreateProgram, cudastub_nvrtc_bind_nvrtcCreateProgram);
+#else
 static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5);
 static _Atomic(nvrtcCreateProgram_fn) nvrtcCreateProgram_slot = nvrtcCreateProgram_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
@@ -121,14 +175,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *a0, const char *a1,
 }
 static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)
 {
-	nvrtcCreateProgram_fn fn = (nvrtcCreateProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcCreateProgram]);
+	nvrtcCreateProgram_fn fn = nvrtcCreateProgram_choose();
 
-	if (!fn)
-		fn = nvrtcCreateProgram_unavailable;
 	atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
+#endif
 
 /* nvrtcDestroyProgram */
 typedef nvrtcResult (*nvrtcDestroyProgram_fn)(nvrtcProgram *a0);
@@ -138,6 +190,25 @@ static nvrtcResult nvrtcDestroyProgram_unavailable(nvrtcProgram *a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
 }
+static nvrtcDestroyProgram_fn nvrtcDestroyProgram_choose(void)
+{
+	nvrtcDestroyProgram_fn fn = (nvrtcDestroyProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcDestroyProgram", &cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
+
+	return fn ? fn : nvrtcDestroyProgram_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcDestroyProgram[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcDestroyProgram = cudastub_nvrtc_resolve_nvrtcDestroyProgram;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcDestroyProgram(void);
+void *cudastub_nvrtc_bind_nvrtcDestroyProgram(void)
+{
+	void *fn = (void *)nvrtcDestroyProgram_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcDestroyProgram, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcDestroyProgram, cudastub_nvrtc_slot_nvrtcDestroyProgram, cudastub_nvrtc_resolve_nvrtcDestroyProgram, cudastub_nvrtc_bind_nvrtcDestroyProgram);
+#else
 static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0);
 static _Atomic(nvrtcDestroyProgram_fn) nvrtcDestroyProgram_slot = nvrtcDestroyProgram_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *a0)
@@ -146,14 +217,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *a0)
 }
 static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 {
-	nvrtcDestroyProgram_fn fn = (nvrtcDestroyProgram_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcDestroyProgram]);
+	nvrtcDestroyProgram_fn fn = nvrtcDestroyProgram_choose();
 
-	if (!fn)
-		fn = nvrtcDestroyProgram_unavailable;
 	atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcGetCUBIN */
 typedef nvrtcResult (*nvrtcGetCUBIN_fn)(nvrtcProgram a0, char *a1);
@@ -164,6 +233,25 @@ static nvrtcResult nvrtcGetCUBIN_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
 }
+static nvrtcGetCUBIN_fn nvrtcGetCUBIN_choose(void)
+{
+	nvrtcGetCUBIN_fn fn = (nvrtcGetCUBIN_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetCUBIN", &cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
+
+	return fn ? fn : nvrtcGetCUBIN_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetCUBIN[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetCUBIN = cudastub_nvrtc_resolve_nvrtcGetCUBIN;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetCUBIN(void);
+void *cudastub_nvrtc_bind_nvrtcGetCUBIN(void)
+{
+	void *fn = (void *)nvrtcGetCUBIN_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBIN, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetCUBIN, cudastub_nvrtc_slot_nvrtcGetCUBIN, cudastub_nvrtc_resolve_nvrtcGetCUBIN, cudastub_nvrtc_bind_nvrtcGetCUBIN);
+#else
 static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetCUBIN_fn) nvrtcGetCUBIN_slot = nvrtcGetCUBIN_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram a0, char *a1)
@@ -172,14 +260,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetCUBIN_fn fn = (nvrtcGetCUBIN_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetCUBIN]);
+	nvrtcGetCUBIN_fn fn = nvrtcGetCUBIN_choose();
 
-	if (!fn)
-		fn = nvrtcGetCUBIN_unavailable;
 	atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetCUBINSize */
 typedef nvrtcResult (*nvrtcGetCUBINSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -190,6 +276,25 @@ static nvrtcResult nvrtcGetCUBINSize_unavailable(nvrtcProgram a0, size_t *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
 }
+static nvrtcGetCUBINSize_fn nvrtcGetCUBINSize_choose(void)
+{
+	nvrtcGetCUBINSize_fn fn = (nvrtcGetCUBINSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetCUBINSize", &cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
+
+	return fn ? fn : nvrtcGetCUBINSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetCUBINSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetCUBINSize = cudastub_nvrtc_resolve_nvrtcGetCUBINSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetCUBINSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetCUBINSize(void)
+{
+	void *fn = (void *)nvrtcGetCUBINSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetCUBINSize, cudastub_nvrtc_slot_nvrtcGetCUBINSize, cudastub_nvrtc_resolve_nvrtcGetCUBINSize, cudastub_nvrtc_bind_nvrtcGetCUBINSize);
+#else
 static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetCUBINSize_fn) nvrtcGetCUBINSize_slot = nvrtcGetCUBINSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram a0, size_t *a1)
@@ -198,17 +303,21 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetCUBINSize_fn fn = (nvrtcGetCUBINSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetCUBINSize]);
+	nvrtcGetCUBINSize_fn fn = nvrtcGetCUBINSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetCUBINSize_unavailable;
 	atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetErrorString */
 typedef const char * (*nvrtcGetErrorString_fn)(nvrtcResult a0);
+static nvrtcGetErrorString_fn nvrtcGetErrorString_choose(void)
+{
+	nvrtcGetErrorString_fn fn = (nvrtcGetErrorString_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetErrorString", &cudastub_nvrtc_functions[F_nvrtcGetErrorString]);
+
+	return fn ? fn : cudastub_nvrtc_fallback_nvrtcGetErrorString;
+}
 static const char * nvrtcGetErrorString_resolve(nvrtcResult a0);
 static _Atomic(nvrtcGetErrorString_fn) nvrtcGetErrorString_slot = nvrtcGetErrorString_resolve;
 const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
@@ -217,11 +326,8 @@ const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
 }
 static const char * nvrtcGetErrorString_resolve(nvrtcResult a0)
 {
-	nvrtcGetErrorString_fn fn = (nvrtcGetErrorString_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetErrorString]);
+	nvrtcGetErrorString_fn fn = nvrtcGetErrorString_choose();
 
-	if (!fn)
-		fn = cudastub_nvrtc_fallback_nvrtcGetErrorString;
 	atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
@@ -235,6 +341,25 @@ static nvrtcResult nvrtcGetLTOIR_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIR]);
 }
+static nvrtcGetLTOIR_fn nvrtcGetLTOIR_choose(void)
+{
+	nvrtcGetLTOIR_fn fn = (nvrtcGetLTOIR_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetLTOIR", &cudastub_nvrtc_functions[F_nvrtcGetLTOIR]);
+
+	return fn ? fn : nvrtcGetLTOIR_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetLTOIR[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetLTOIR = cudastub_nvrtc_resolve_nvrtcGetLTOIR;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetLTOIR(void);
+void *cudastub_nvrtc_bind_nvrtcGetLTOIR(void)
+{
+	void *fn = (void *)nvrtcGetLTOIR_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLTOIR, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetLTOIR, cudastub_nvrtc_slot_nvrtcGetLTOIR, cudastub_nvrtc_resolve_nvrtcGetLTOIR, cudastub_nvrtc_bind_nvrtcGetLTOIR);
+#else
 static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetLTOIR_fn) nvrtcGetLTOIR_slot = nvrtcGetLTOIR_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram a0, char *a1)
@@ -243,14 +368,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetLTOIR_fn fn = (nvrtcGetLTOIR_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetLTOIR]);
+	nvrtcGetLTOIR_fn fn = nvrtcGetLTOIR_choose();
 
-	if (!fn)
-		fn = nvrtcGetLTOIR_unavailable;
 	atomic_store_explicit(&nvrtcGetLTOIR_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetLTOIRSize */
 typedef nvrtcResult (*nvrtcGetLTOIRSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -261,6 +384,25 @@ static nvrtcResult nvrtcGetLTOIRSize_unavailable(nvrtcProgram a0, size_t *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLTOIRSize]);
 }
+static nvrtcGetLTOIRSize_fn nvrtcGetLTOIRSize_choose(void)
+{
+	nvrtcGetLTOIRSize_fn fn = (nvrtcGetLTOIRSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetLTOIRSize", &cudastub_nvrtc_functions[F_nvrtcGetLTOIRSize]);
+
+	return fn ? fn : nvrtcGetLTOIRSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetLTOIRSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetLTOIRSize = cudastub_nvrtc_resolve_nvrtcGetLTOIRSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetLTOIRSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetLTOIRSize(void)
+{
+	void *fn = (void *)nvrtcGetLTOIRSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLTOIRSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetLTOIRSize, cudastub_nvrtc_slot_nvrtcGetLTOIRSize, cudastub_nvrtc_resolve_nvrtcGetLTOIRSize, cudastub_nvrtc_bind_nvrtcGetLTOIRSize);
+#else
 static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetLTOIRSize_fn) nvrtcGetLTOIRSize_slot = nvrtcGetLTOIRSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram a0, size_t *a1)
@@ -269,14 +411,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetLTOIRSize_fn fn = (nvrtcGetLTOIRSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetLTOIRSize]);
+	nvrtcGetLTOIRSize_fn fn = nvrtcGetLTOIRSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetLTOIRSize_unavailable;
 	atomic_store_explicit(&nvrtcGetLTOIRSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetLoweredName */
 typedef nvrtcResult (*nvrtcGetLoweredName_fn)(nvrtcProgram a0, const char *const a1, const char **a2);
@@ -288,6 +428,25 @@ static nvrtcResult nvrtcGetLoweredName_unavailable(nvrtcProgram a0, const char *
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
 }
+static nvrtcGetLoweredName_fn nvrtcGetLoweredName_choose(void)
+{
+	nvrtcGetLoweredName_fn fn = (nvrtcGetLoweredName_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetLoweredName", &cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
+
+	return fn ? fn : nvrtcGetLoweredName_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetLoweredName[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetLoweredName = cudastub_nvrtc_resolve_nvrtcGetLoweredName;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetLoweredName(void);
+void *cudastub_nvrtc_bind_nvrtcGetLoweredName(void)
+{
+	void *fn = (void *)nvrtcGetLoweredName_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLoweredName, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetLoweredName, cudastub_nvrtc_slot_nvrtcGetLoweredName, cudastub_nvrtc_resolve_nvrtcGetLoweredName, cudastub_nvrtc_bind_nvrtcGetLoweredName);
+#else
 static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2);
 static _Atomic(nvrtcGetLoweredName_fn) nvrtcGetLoweredName_slot = nvrtcGetLoweredName_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram a0, const char *const a1, const char **a2)
@@ -296,14 +455,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram a0, const char *con
 }
 static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *const a1, const char **a2)
 {
-	nvrtcGetLoweredName_fn fn = (nvrtcGetLoweredName_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetLoweredName]);
+	nvrtcGetLoweredName_fn fn = nvrtcGetLoweredName_choose();
 
-	if (!fn)
-		fn = nvrtcGetLoweredName_unavailable;
 	atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* nvrtcGetNumSupportedArchs */
 typedef nvrtcResult (*nvrtcGetNumSupportedArchs_fn)(int *a0);
@@ -313,6 +470,25 @@ static nvrtcResult nvrtcGetNumSupportedArchs_unavailable(int *a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
 }
+static nvrtcGetNumSupportedArchs_fn nvrtcGetNumSupportedArchs_choose(void)
+{
+	nvrtcGetNumSupportedArchs_fn fn = (nvrtcGetNumSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetNumSupportedArchs", &cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
+
+	return fn ? fn : nvrtcGetNumSupportedArchs_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs = cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs(void);
+void *cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs(void)
+{
+	void *fn = (void *)nvrtcGetNumSupportedArchs_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetNumSupportedArchs, cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs, cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs);
+#else
 static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0);
 static _Atomic(nvrtcGetNumSupportedArchs_fn) nvrtcGetNumSupportedArchs_slot = nvrtcGetNumSupportedArchs_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *a0)
@@ -321,14 +497,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int *a0)
 }
 static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 {
-	nvrtcGetNumSupportedArchs_fn fn = (nvrtcGetNumSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetNumSupportedArchs]);
+	nvrtcGetNumSupportedArchs_fn fn = nvrtcGetNumSupportedArchs_choose();
 
-	if (!fn)
-		fn = nvrtcGetNumSupportedArchs_unavailable;
 	atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcGetOptiXIR */
 typedef nvrtcResult (*nvrtcGetOptiXIR_fn)(nvrtcProgram a0, char *a1);
@@ -339,6 +513,25 @@ static nvrtcResult nvrtcGetOptiXIR_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIR]);
 }
+static nvrtcGetOptiXIR_fn nvrtcGetOptiXIR_choose(void)
+{
+	nvrtcGetOptiXIR_fn fn = (nvrtcGetOptiXIR_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetOptiXIR", &cudastub_nvrtc_functions[F_nvrtcGetOptiXIR]);
+
+	return fn ? fn : nvrtcGetOptiXIR_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetOptiXIR[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetOptiXIR = cudastub_nvrtc_resolve_nvrtcGetOptiXIR;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetOptiXIR(void);
+void *cudastub_nvrtc_bind_nvrtcGetOptiXIR(void)
+{
+	void *fn = (void *)nvrtcGetOptiXIR_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetOptiXIR, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetOptiXIR, cudastub_nvrtc_slot_nvrtcGetOptiXIR, cudastub_nvrtc_resolve_nvrtcGetOptiXIR, cudastub_nvrtc_bind_nvrtcGetOptiXIR);
+#else
 static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetOptiXIR_fn) nvrtcGetOptiXIR_slot = nvrtcGetOptiXIR_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIR(nvrtcProgram a0, char *a1)
@@ -347,14 +540,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIR(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetOptiXIR_fn fn = (nvrtcGetOptiXIR_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIR]);
+	nvrtcGetOptiXIR_fn fn = nvrtcGetOptiXIR_choose();
 
-	if (!fn)
-		fn = nvrtcGetOptiXIR_unavailable;
 	atomic_store_explicit(&nvrtcGetOptiXIR_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetOptiXIRSize */
 typedef nvrtcResult (*nvrtcGetOptiXIRSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -365,6 +556,25 @@ static nvrtcResult nvrtcGetOptiXIRSize_unavailable(nvrtcProgram a0, size_t *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIRSize]);
 }
+static nvrtcGetOptiXIRSize_fn nvrtcGetOptiXIRSize_choose(void)
+{
+	nvrtcGetOptiXIRSize_fn fn = (nvrtcGetOptiXIRSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetOptiXIRSize", &cudastub_nvrtc_functions[F_nvrtcGetOptiXIRSize]);
+
+	return fn ? fn : nvrtcGetOptiXIRSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetOptiXIRSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetOptiXIRSize = cudastub_nvrtc_resolve_nvrtcGetOptiXIRSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetOptiXIRSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetOptiXIRSize(void)
+{
+	void *fn = (void *)nvrtcGetOptiXIRSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetOptiXIRSize, cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, cudastub_nvrtc_resolve_nvrtcGetOptiXIRSize, cudastub_nvrtc_bind_nvrtcGetOptiXIRSize);
+#else
 static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetOptiXIRSize_fn) nvrtcGetOptiXIRSize_slot = nvrtcGetOptiXIRSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIRSize(nvrtcProgram a0, size_t *a1)
@@ -373,14 +583,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetOptiXIRSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetOptiXIRSize_fn fn = (nvrtcGetOptiXIRSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetOptiXIRSize]);
+	nvrtcGetOptiXIRSize_fn fn = nvrtcGetOptiXIRSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetOptiXIRSize_unavailable;
 	atomic_store_explicit(&nvrtcGetOptiXIRSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetPCHCreateStatus */
 typedef nvrtcResult (*nvrtcGetPCHCreateStatus_fn)(nvrtcProgram a0);
@@ -390,6 +598,25 @@ static nvrtcResult nvrtcGetPCHCreateStatus_unavailable(nvrtcProgram a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPCHCreateStatus]);
 }
+static nvrtcGetPCHCreateStatus_fn nvrtcGetPCHCreateStatus_choose(void)
+{
+	nvrtcGetPCHCreateStatus_fn fn = (nvrtcGetPCHCreateStatus_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetPCHCreateStatus", &cudastub_nvrtc_functions[F_nvrtcGetPCHCreateStatus]);
+
+	return fn ? fn : nvrtcGetPCHCreateStatus_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetPCHCreateStatus[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetPCHCreateStatus = cudastub_nvrtc_resolve_nvrtcGetPCHCreateStatus;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetPCHCreateStatus(void);
+void *cudastub_nvrtc_bind_nvrtcGetPCHCreateStatus(void)
+{
+	void *fn = (void *)nvrtcGetPCHCreateStatus_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPCHCreateStatus, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetPCHCreateStatus, cudastub_nvrtc_slot_nvrtcGetPCHCreateStatus, cudastub_nvrtc_resolve_nvrtcGetPCHCreateStatus, cudastub_nvrtc_bind_nvrtcGetPCHCreateStatus);
+#else
 static nvrtcResult nvrtcGetPCHCreateStatus_resolve(nvrtcProgram a0);
 static _Atomic(nvrtcGetPCHCreateStatus_fn) nvrtcGetPCHCreateStatus_slot = nvrtcGetPCHCreateStatus_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHCreateStatus(nvrtcProgram a0)
@@ -398,14 +625,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHCreateStatus(nvrtcProgram a0)
 }
 static nvrtcResult nvrtcGetPCHCreateStatus_resolve(nvrtcProgram a0)
 {
-	nvrtcGetPCHCreateStatus_fn fn = (nvrtcGetPCHCreateStatus_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetPCHCreateStatus]);
+	nvrtcGetPCHCreateStatus_fn fn = nvrtcGetPCHCreateStatus_choose();
 
-	if (!fn)
-		fn = nvrtcGetPCHCreateStatus_unavailable;
 	atomic_store_explicit(&nvrtcGetPCHCreateStatus_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcGetPCHHeapSize */
 typedef nvrtcResult (*nvrtcGetPCHHeapSize_fn)(size_t *a0);
@@ -415,6 +640,25 @@ static nvrtcResult nvrtcGetPCHHeapSize_unavailable(size_t *a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSize]);
 }
+static nvrtcGetPCHHeapSize_fn nvrtcGetPCHHeapSize_choose(void)
+{
+	nvrtcGetPCHHeapSize_fn fn = (nvrtcGetPCHHeapSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetPCHHeapSize", &cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSize]);
+
+	return fn ? fn : nvrtcGetPCHHeapSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetPCHHeapSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetPCHHeapSize = cudastub_nvrtc_resolve_nvrtcGetPCHHeapSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetPCHHeapSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetPCHHeapSize(void)
+{
+	void *fn = (void *)nvrtcGetPCHHeapSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPCHHeapSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetPCHHeapSize, cudastub_nvrtc_slot_nvrtcGetPCHHeapSize, cudastub_nvrtc_resolve_nvrtcGetPCHHeapSize, cudastub_nvrtc_bind_nvrtcGetPCHHeapSize);
+#else
 static nvrtcResult nvrtcGetPCHHeapSize_resolve(size_t *a0);
 static _Atomic(nvrtcGetPCHHeapSize_fn) nvrtcGetPCHHeapSize_slot = nvrtcGetPCHHeapSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSize(size_t *a0)
@@ -423,14 +667,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSize(size_t *a0)
 }
 static nvrtcResult nvrtcGetPCHHeapSize_resolve(size_t *a0)
 {
-	nvrtcGetPCHHeapSize_fn fn = (nvrtcGetPCHHeapSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSize]);
+	nvrtcGetPCHHeapSize_fn fn = nvrtcGetPCHHeapSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetPCHHeapSize_unavailable;
 	atomic_store_explicit(&nvrtcGetPCHHeapSize_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcGetPCHHeapSizeRequired */
 typedef nvrtcResult (*nvrtcGetPCHHeapSizeRequired_fn)(nvrtcProgram a0, size_t *a1);
@@ -441,6 +683,25 @@ static nvrtcResult nvrtcGetPCHHeapSizeRequired_unavailable(nvrtcProgram a0, size
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSizeRequired]);
 }
+static nvrtcGetPCHHeapSizeRequired_fn nvrtcGetPCHHeapSizeRequired_choose(void)
+{
+	nvrtcGetPCHHeapSizeRequired_fn fn = (nvrtcGetPCHHeapSizeRequired_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetPCHHeapSizeRequired", &cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSizeRequired]);
+
+	return fn ? fn : nvrtcGetPCHHeapSizeRequired_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetPCHHeapSizeRequired[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetPCHHeapSizeRequired = cudastub_nvrtc_resolve_nvrtcGetPCHHeapSizeRequired;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetPCHHeapSizeRequired(void);
+void *cudastub_nvrtc_bind_nvrtcGetPCHHeapSizeRequired(void)
+{
+	void *fn = (void *)nvrtcGetPCHHeapSizeRequired_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPCHHeapSizeRequired, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetPCHHeapSizeRequired, cudastub_nvrtc_slot_nvrtcGetPCHHeapSizeRequired, cudastub_nvrtc_resolve_nvrtcGetPCHHeapSizeRequired, cudastub_nvrtc_bind_nvrtcGetPCHHeapSizeRequired);
+#else
 static nvrtcResult nvrtcGetPCHHeapSizeRequired_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetPCHHeapSizeRequired_fn) nvrtcGetPCHHeapSizeRequired_slot = nvrtcGetPCHHeapSizeRequired_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSizeRequired(nvrtcProgram a0, size_t *a1)
@@ -449,14 +710,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetPCHHeapSizeRequired(nvrtcProgram a0, size_t 
 }
 static nvrtcResult nvrtcGetPCHHeapSizeRequired_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetPCHHeapSizeRequired_fn fn = (nvrtcGetPCHHeapSizeRequired_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetPCHHeapSizeRequired]);
+	nvrtcGetPCHHeapSizeRequired_fn fn = nvrtcGetPCHHeapSizeRequired_choose();
 
-	if (!fn)
-		fn = nvrtcGetPCHHeapSizeRequired_unavailable;
 	atomic_store_explicit(&nvrtcGetPCHHeapSizeRequired_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetPTX */
 typedef nvrtcResult (*nvrtcGetPTX_fn)(nvrtcProgram a0, char *a1);
@@ -467,6 +726,25 @@ static nvrtcResult nvrtcGetPTX_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTX]);
 }
+static nvrtcGetPTX_fn nvrtcGetPTX_choose(void)
+{
+	nvrtcGetPTX_fn fn = (nvrtcGetPTX_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetPTX", &cudastub_nvrtc_functions[F_nvrtcGetPTX]);
+
+	return fn ? fn : nvrtcGetPTX_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetPTX[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetPTX = cudastub_nvrtc_resolve_nvrtcGetPTX;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetPTX(void);
+void *cudastub_nvrtc_bind_nvrtcGetPTX(void)
+{
+	void *fn = (void *)nvrtcGetPTX_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTX, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetPTX, cudastub_nvrtc_slot_nvrtcGetPTX, cudastub_nvrtc_resolve_nvrtcGetPTX, cudastub_nvrtc_bind_nvrtcGetPTX);
+#else
 static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetPTX_fn) nvrtcGetPTX_slot = nvrtcGetPTX_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram a0, char *a1)
@@ -475,14 +753,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetPTX(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetPTX_fn fn = (nvrtcGetPTX_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetPTX]);
+	nvrtcGetPTX_fn fn = nvrtcGetPTX_choose();
 
-	if (!fn)
-		fn = nvrtcGetPTX_unavailable;
 	atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetPTXSize */
 typedef nvrtcResult (*nvrtcGetPTXSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -493,6 +769,25 @@ static nvrtcResult nvrtcGetPTXSize_unavailable(nvrtcProgram a0, size_t *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
 }
+static nvrtcGetPTXSize_fn nvrtcGetPTXSize_choose(void)
+{
+	nvrtcGetPTXSize_fn fn = (nvrtcGetPTXSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetPTXSize", &cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
+
+	return fn ? fn : nvrtcGetPTXSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetPTXSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetPTXSize = cudastub_nvrtc_resolve_nvrtcGetPTXSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetPTXSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetPTXSize(void)
+{
+	void *fn = (void *)nvrtcGetPTXSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTXSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetPTXSize, cudastub_nvrtc_slot_nvrtcGetPTXSize, cudastub_nvrtc_resolve_nvrtcGetPTXSize, cudastub_nvrtc_bind_nvrtcGetPTXSize);
+#else
 static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetPTXSize_fn) nvrtcGetPTXSize_slot = nvrtcGetPTXSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram a0, size_t *a1)
@@ -501,14 +796,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetPTXSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetPTXSize_fn fn = (nvrtcGetPTXSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetPTXSize]);
+	nvrtcGetPTXSize_fn fn = nvrtcGetPTXSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetPTXSize_unavailable;
 	atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetProgramLog */
 typedef nvrtcResult (*nvrtcGetProgramLog_fn)(nvrtcProgram a0, char *a1);
@@ -519,6 +812,25 @@ static nvrtcResult nvrtcGetProgramLog_unavailable(nvrtcProgram a0, char *a1)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
 }
+static nvrtcGetProgramLog_fn nvrtcGetProgramLog_choose(void)
+{
+	nvrtcGetProgramLog_fn fn = (nvrtcGetProgramLog_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetProgramLog", &cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
+
+	return fn ? fn : nvrtcGetProgramLog_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetProgramLog[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetProgramLog = cudastub_nvrtc_resolve_nvrtcGetProgramLog;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetProgramLog(void);
+void *cudastub_nvrtc_bind_nvrtcGetProgramLog(void)
+{
+	void *fn = (void *)nvrtcGetProgramLog_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLog, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetProgramLog, cudastub_nvrtc_slot_nvrtcGetProgramLog, cudastub_nvrtc_resolve_nvrtcGetProgramLog, cudastub_nvrtc_bind_nvrtcGetProgramLog);
+#else
 static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1);
 static _Atomic(nvrtcGetProgramLog_fn) nvrtcGetProgramLog_slot = nvrtcGetProgramLog_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram a0, char *a1)
@@ -527,14 +839,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLog(nvrtcProgram a0, char *a1)
 }
 static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 {
-	nvrtcGetProgramLog_fn fn = (nvrtcGetProgramLog_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetProgramLog]);
+	nvrtcGetProgramLog_fn fn = nvrtcGetProgramLog_choose();
 
-	if (!fn)
-		fn = nvrtcGetProgramLog_unavailable;
 	atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetProgramLogSize */
 typedef nvrtcResult (*nvrtcGetProgramLogSize_fn)(nvrtcProgram a0, size_t *a1);
@@ -545,6 +855,25 @@ static nvrtcResult nvrtcGetProgramLogSize_unavailable(nvrtcProgram a0, size_t *a
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
 }
+static nvrtcGetProgramLogSize_fn nvrtcGetProgramLogSize_choose(void)
+{
+	nvrtcGetProgramLogSize_fn fn = (nvrtcGetProgramLogSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetProgramLogSize", &cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
+
+	return fn ? fn : nvrtcGetProgramLogSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetProgramLogSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetProgramLogSize = cudastub_nvrtc_resolve_nvrtcGetProgramLogSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetProgramLogSize(void);
+void *cudastub_nvrtc_bind_nvrtcGetProgramLogSize(void)
+{
+	void *fn = (void *)nvrtcGetProgramLogSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetProgramLogSize, cudastub_nvrtc_slot_nvrtcGetProgramLogSize, cudastub_nvrtc_resolve_nvrtcGetProgramLogSize, cudastub_nvrtc_bind_nvrtcGetProgramLogSize);
+#else
 static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1);
 static _Atomic(nvrtcGetProgramLogSize_fn) nvrtcGetProgramLogSize_slot = nvrtcGetProgramLogSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram a0, size_t *a1)
@@ -553,14 +882,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram a0, size_t *a1)
 }
 static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 {
-	nvrtcGetProgramLogSize_fn fn = (nvrtcGetProgramLogSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetProgramLogSize]);
+	nvrtcGetProgramLogSize_fn fn = nvrtcGetProgramLogSize_choose();
 
-	if (!fn)
-		fn = nvrtcGetProgramLogSize_unavailable;
 	atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* nvrtcGetSupportedArchs */
 typedef nvrtcResult (*nvrtcGetSupportedArchs_fn)(int *a0);
@@ -570,6 +897,25 @@ static nvrtcResult nvrtcGetSupportedArchs_unavailable(int *a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
 }
+static nvrtcGetSupportedArchs_fn nvrtcGetSupportedArchs_choose(void)
+{
+	nvrtcGetSupportedArchs_fn fn = (nvrtcGetSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcGetSupportedArchs", &cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
+
+	return fn ? fn : nvrtcGetSupportedArchs_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcGetSupportedArchs[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcGetSupportedArchs = cudastub_nvrtc_resolve_nvrtcGetSupportedArchs;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcGetSupportedArchs(void);
+void *cudastub_nvrtc_bind_nvrtcGetSupportedArchs(void)
+{
+	void *fn = (void *)nvrtcGetSupportedArchs_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcGetSupportedArchs, cudastub_nvrtc_slot_nvrtcGetSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetSupportedArchs, cudastub_nvrtc_bind_nvrtcGetSupportedArchs);
+#else
 static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0);
 static _Atomic(nvrtcGetSupportedArchs_fn) nvrtcGetSupportedArchs_slot = nvrtcGetSupportedArchs_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *a0)
@@ -578,14 +924,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcGetSupportedArchs(int *a0)
 }
 static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 {
-	nvrtcGetSupportedArchs_fn fn = (nvrtcGetSupportedArchs_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcGetSupportedArchs]);
+	nvrtcGetSupportedArchs_fn fn = nvrtcGetSupportedArchs_choose();
 
-	if (!fn)
-		fn = nvrtcGetSupportedArchs_unavailable;
 	atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcSetFlowCallback */
 typedef nvrtcResult (*nvrtcSetFlowCallback_fn)(nvrtcProgram a0, int (*a1)(void *, void *), void *a2);
@@ -597,6 +941,25 @@ static nvrtcResult nvrtcSetFlowCallback_unavailable(nvrtcProgram a0, int (*a1)(v
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcSetFlowCallback]);
 }
+static nvrtcSetFlowCallback_fn nvrtcSetFlowCallback_choose(void)
+{
+	nvrtcSetFlowCallback_fn fn = (nvrtcSetFlowCallback_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcSetFlowCallback", &cudastub_nvrtc_functions[F_nvrtcSetFlowCallback]);
+
+	return fn ? fn : nvrtcSetFlowCallback_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcSetFlowCallback[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcSetFlowCallback = cudastub_nvrtc_resolve_nvrtcSetFlowCallback;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcSetFlowCallback(void);
+void *cudastub_nvrtc_bind_nvrtcSetFlowCallback(void)
+{
+	void *fn = (void *)nvrtcSetFlowCallback_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcSetFlowCallback, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcSetFlowCallback, cudastub_nvrtc_slot_nvrtcSetFlowCallback, cudastub_nvrtc_resolve_nvrtcSetFlowCallback, cudastub_nvrtc_bind_nvrtcSetFlowCallback);
+#else
 static nvrtcResult nvrtcSetFlowCallback_resolve(nvrtcProgram a0, int (*a1)(void *, void *), void *a2);
 static _Atomic(nvrtcSetFlowCallback_fn) nvrtcSetFlowCallback_slot = nvrtcSetFlowCallback_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram a0, int (*a1)(void *, void *), void *a2)
@@ -605,14 +968,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram a0, int (*a1)(void
 }
 static nvrtcResult nvrtcSetFlowCallback_resolve(nvrtcProgram a0, int (*a1)(void *, void *), void *a2)
 {
-	nvrtcSetFlowCallback_fn fn = (nvrtcSetFlowCallback_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcSetFlowCallback]);
+	nvrtcSetFlowCallback_fn fn = nvrtcSetFlowCallback_choose();
 
-	if (!fn)
-		fn = nvrtcSetFlowCallback_unavailable;
 	atomic_store_explicit(&nvrtcSetFlowCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
+#endif
 
 /* nvrtcSetPCHHeapSize */
 typedef nvrtcResult (*nvrtcSetPCHHeapSize_fn)(size_t a0);
@@ -622,6 +983,25 @@ static nvrtcResult nvrtcSetPCHHeapSize_unavailable(size_t a0)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 						&cudastub_nvrtc_functions[F_nvrtcSetPCHHeapSize]);
 }
+static nvrtcSetPCHHeapSize_fn nvrtcSetPCHHeapSize_choose(void)
+{
+	nvrtcSetPCHHeapSize_fn fn = (nvrtcSetPCHHeapSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcSetPCHHeapSize", &cudastub_nvrtc_functions[F_nvrtcSetPCHHeapSize]);
+
+	return fn ? fn : nvrtcSetPCHHeapSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcSetPCHHeapSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcSetPCHHeapSize = cudastub_nvrtc_resolve_nvrtcSetPCHHeapSize;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcSetPCHHeapSize(void);
+void *cudastub_nvrtc_bind_nvrtcSetPCHHeapSize(void)
+{
+	void *fn = (void *)nvrtcSetPCHHeapSize_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcSetPCHHeapSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcSetPCHHeapSize, cudastub_nvrtc_slot_nvrtcSetPCHHeapSize, cudastub_nvrtc_resolve_nvrtcSetPCHHeapSize, cudastub_nvrtc_bind_nvrtcSetPCHHeapSize);
+#else
 static nvrtcResult nvrtcSetPCHHeapSize_resolve(size_t a0);
 static _Atomic(nvrtcSetPCHHeapSize_fn) nvrtcSetPCHHeapSize_slot = nvrtcSetPCHHeapSize_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcSetPCHHeapSize(size_t a0)
@@ -630,17 +1010,34 @@ CUDASTUB_EXPORT nvrtcResult nvrtcSetPCHHeapSize(size_t a0)
 }
 static nvrtcResult nvrtcSetPCHHeapSize_resolve(size_t a0)
 {
-	nvrtcSetPCHHeapSize_fn fn = (nvrtcSetPCHHeapSize_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcSetPCHHeapSize]);
+	nvrtcSetPCHHeapSize_fn fn = nvrtcSetPCHHeapSize_choose();
 
-	if (!fn)
-		fn = nvrtcSetPCHHeapSize_unavailable;
 	atomic_store_explicit(&nvrtcSetPCHHeapSize_slot, fn, memory_order_release);
 	return fn(a0);
 }
+#endif
 
 /* nvrtcVersion */
 typedef nvrtcResult (*nvrtcVersion_fn)(int *a0, int *a1);
+static nvrtcVersion_fn nvrtcVersion_choose(void)
+{
+	nvrtcVersion_fn fn = (nvrtcVersion_fn)cudastub_loader_bind(&cudastub_nvrtc_library, "nvrtcVersion", &cudastub_nvrtc_functions[F_nvrtcVersion]);
+
+	return fn ? fn : cudastub_nvrtc_fallback_nvrtcVersion;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_nvrtc_resolve_nvrtcVersion[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_nvrtc_slot_nvrtcVersion = cudastub_nvrtc_resolve_nvrtcVersion;
+CUDASTUB_HIDDEN void *cudastub_nvrtc_bind_nvrtcVersion(void);
+void *cudastub_nvrtc_bind_nvrtcVersion(void)
+{
+	void *fn = (void *)nvrtcVersion_choose();
+
+	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcVersion, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(nvrtcVersion, cudastub_nvrtc_slot_nvrtcVersion, cudastub_nvrtc_resolve_nvrtcVersion, cudastub_nvrtc_bind_nvrtcVersion);
+#else
 static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1);
 static _Atomic(nvrtcVersion_fn) nvrtcVersion_slot = nvrtcVersion_resolve;
 CUDASTUB_EXPORT nvrtcResult nvrtcVersion(int *a0, int *a1)
@@ -649,14 +1046,12 @@ CUDASTUB_EXPORT nvrtcResult nvrtcVersion(int *a0, int *a1)
 }
 static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1)
 {
-	nvrtcVersion_fn fn = (nvrtcVersion_fn)cudastub_loader_bind(&cudastub_nvrtc_library,
-						&cudastub_nvrtc_functions[F_nvrtcVersion]);
+	nvrtcVersion_fn fn = nvrtcVersion_choose();
 
-	if (!fn)
-		fn = cudastub_nvrtc_fallback_nvrtcVersion;
 	atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
+#endif
 
 /* The names of nvrtcResult's values in the CUDA 13.0 headers. */
 const char *cudastub_nvrtc_result_name(int code)
