@@ -23,8 +23,7 @@ static void stub_path(int abi, char *buf, size_t size)
 	if (abi == AG_BUILD_ABI)
 		snprintf(buf, size, "%s", AG_BUILD_STUB);
 	else
-		snprintf(buf, size, "%s/tests/matrix/abi-%d/libcudart_stub.so", ts_build_dir(),
-			 abi);
+		snprintf(buf, size, "%s/tests/abi-%d/libcudart_stub.so", ts_build_dir(), abi);
 }
 
 static void fake_path(const char *fake, char *buf, size_t size)

@@ -22,8 +22,7 @@ static void stub_path(int abi, char *buf, size_t size)
 	if (abi == AM_BUILD_ABI)
 		snprintf(buf, size, "%s", AM_BUILD_STUB);
 	else
-		snprintf(buf, size, "%s/tests/matrix/abi-%d/libcudart_stub.so", ts_build_dir(),
-			 abi);
+		snprintf(buf, size, "%s/tests/abi-%d/libcudart_stub.so", ts_build_dir(), abi);
 }
 
 static void fake_path(int major, char *buf, size_t size)

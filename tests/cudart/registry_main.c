@@ -47,7 +47,7 @@ static const char *fake_path(int major)
 /* The stub (shim = 0) or shim (1) of an ABI, or NULL after a skip. */
 static const char *stub_of(int abi, int shim)
 {
-	const char *path = shim ? ct_matrix_shim(abi) : ct_matrix_stub(abi);
+	const char *path = shim ? ct_abi_shim(abi) : ct_abi_stub(abi);
 	char why[128];
 
 	if (path)

@@ -153,7 +153,7 @@ static void test_abi_13_against_every_runtime(void)
 static void test_abi_12_against_every_runtime(void)
 {
 #ifdef MATRIX_HAVE_ABI_12
-	run_row(MATRIX_DIR "/abi-12/libnvrtc_stub.so", 12);
+	run_row(MATRIX_ABI_STUBS_DIR "/abi-12/libnvrtc_stub.so", 12);
 #else
 	ts_fixture("headers-12.4"); /* reports the missing headers */
 #endif
@@ -162,7 +162,7 @@ static void test_abi_12_against_every_runtime(void)
 static void test_abi_11_against_every_runtime(void)
 {
 #ifdef MATRIX_HAVE_ABI_11
-	run_row(MATRIX_DIR "/abi-11/libnvrtc_stub.so", 11);
+	run_row(MATRIX_ABI_STUBS_DIR "/abi-11/libnvrtc_stub.so", 11);
 #else
 	ts_fixture("headers-11.8");
 #endif
@@ -173,7 +173,7 @@ static void test_cuda12_program_through_the_shim(void)
 {
 #ifdef MATRIX_DROPIN
 	char *argv[] = {MATRIX_DROPIN, NULL};
-	const char *env[] = {"LD_LIBRARY_PATH=" MATRIX_DIR "/abi-12/shim", NULL};
+	const char *env[] = {"LD_LIBRARY_PATH=" MATRIX_ABI_STUBS_DIR "/abi-12/shim", NULL};
 	struct ts_child child;
 	const char *v;
 
