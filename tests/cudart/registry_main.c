@@ -32,8 +32,8 @@ static const char *fake_path(int major)
 	char *path = paths[major % 16];
 	char why[4300];
 
-	snprintf(path, sizeof paths[0], "%s/tests/fakes/cudart-%d/libcudart.so.%s", ts_build_dir(),
-		 major,
+	snprintf(path, sizeof paths[0], "%s/tests/cudart/fakes/cudart-%d/libcudart.so.%s",
+		 ts_build_dir(), major,
 		 major == 11   ? "11.0"
 		 : major == 12 ? "12"
 			       : "13");

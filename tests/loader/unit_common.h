@@ -1,6 +1,7 @@
 /*
- * Shared by the unit suites: where the stub and the fakes are, temporary
- * folder trees, and the "probe" child scenario most suites use.
+ * Shared by the loader's suites (tests/loader) and nvrtc_exports: where
+ * the NVRTC stub and its fakes (tests/nvrtc/fakes) are, temporary folder
+ * trees, and the "probe" child scenario most suites use.
  *
  * The probe dlopen()s the stub named by TEST_STUB (optionally after
  * dlopen()ing TEST_PRELOAD), makes its first call (nvrtcVersion), and
@@ -30,7 +31,8 @@
 const char *uc_stub(void); /* <build>/stubs/nvrtc/libnvrtc_stub.so */
 const char *uc_shim(void); /* <build>/shim/libnvrtc.so.<abi> */
 const char *uc_shim_dir(void);
-/* "nvrtc-13", "nvrtc-12", "nvrtc-11", "nvrtc-13-noptx" */
+/* <build>/tests/nvrtc/fakes/<variant>: "nvrtc-13", "nvrtc-12", "nvrtc-11",
+ * "nvrtc-13-noptx" */
 const char *uc_fake_dir(const char *variant);
 const char *uc_fake(const char *variant); /* the fake's file */
 const char *uc_fake_file_name(const char *variant);

@@ -1,6 +1,6 @@
 /*
  * What the fake runtimes' graph functions (fake_cudart_graph.c) record and
- * answer, shared with the suites of tests/adapters_graph.
+ * answer, shared with the suites of tests/adapters.
  */
 #ifndef CUDASTUB_FAKE_CUDART_GRAPH_H
 #define CUDASTUB_FAKE_CUDART_GRAPH_H

@@ -27,7 +27,8 @@ static void stub_path(int abi, char *buf, size_t size)
 
 static void fake_path(int major, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s/tests/fakes/cudart-%d/libcudart.so.%s", ts_build_dir(), major,
+	snprintf(buf, size, "%s/tests/cudart/fakes/cudart-%d/libcudart.so.%s", ts_build_dir(),
+		 major,
 		 major == 11   ? "11.0"
 		 : major == 12 ? "12"
 			       : "13");

@@ -1,6 +1,6 @@
 /*
  * A fake libnvrtc, built by the tests in several variants (see
- * tests/fakes/CMakeLists.txt):
+ * tests/nvrtc/fakes/CMakeLists.txt):
  *   FAKE_MAJOR, FAKE_MINOR   what nvrtcVersion reports
  *   FAKE_TAG                 a string identifying the variant
  *   FAKE_LACKS_PTX           leave out nvrtcGetPTX (a present library that

@@ -1,6 +1,6 @@
 /*
  * A program built against CUDA 12.4's nvrtc.h and linked against NVIDIA's
- * libnvrtc.so.12 (DT_NEEDED libnvrtc.so.12). test_matrix runs it with the
+ * libnvrtc.so.12 (DT_NEEDED libnvrtc.so.12). nvrtc_matrix runs it with the
  * 12-ABI shim first on LD_LIBRARY_PATH: it must then run on whatever NVRTC
  * the machine has. Prints key=value lines.
  */

@@ -33,8 +33,8 @@ static void fake_path(const char *fake, char *buf, size_t size)
 	else if (!strcmp(fake, "11-plain"))
 		snprintf(buf, size, "%s", AG_FAKE_11_PLAIN);
 	else
-		snprintf(buf, size, "%s/tests/fakes/cudart-%s/libcudart.so.%s", ts_build_dir(),
-			 fake, !strcmp(fake, "11") ? "11.0" : fake);
+		snprintf(buf, size, "%s/tests/cudart/fakes/cudart-%s/libcudart.so.%s",
+			 ts_build_dir(), fake, !strcmp(fake, "11") ? "11.0" : fake);
 }
 
 static int built(const char *path)

@@ -102,7 +102,7 @@ static void test_shim_skips_itself(void)
 	CU_ASSERT_EQUAL(uc_long(&c, "source"), CUDASTUB_SOURCE_LOADER_SEARCH);
 	CU_ASSERT_EQUAL(uc_long(&c, "major"), UC_ABI_MAJOR);
 	CU_ASSERT_EQUAL(uc_long(&c, "fake"), 1);
-	CU_ASSERT_TRUE(uc_has(&c, "path", "/tests/fakes/"));
+	CU_ASSERT_TRUE(uc_has(&c, "path", "/tests/nvrtc/fakes/"));
 }
 
 static void check_override_refused(const char *override, const char *stub, const char *outcome)

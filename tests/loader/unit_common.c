@@ -49,12 +49,13 @@ const char *uc_fake_file_name(const char *variant)
 
 const char *uc_fake_dir(const char *variant)
 {
-	return uc_fmt("%s/tests/fakes/%s", ts_build_dir(), variant);
+	return uc_fmt("%s/tests/nvrtc/fakes/%s", ts_build_dir(), variant);
 }
 
 const char *uc_fake(const char *variant)
 {
-	return uc_fmt("%s/tests/fakes/%s/%s", ts_build_dir(), variant, uc_fake_file_name(variant));
+	return uc_fmt("%s/tests/nvrtc/fakes/%s/%s", ts_build_dir(), variant,
+		      uc_fake_file_name(variant));
 }
 
 const char *uc_fmt(const char *fmt, ...)

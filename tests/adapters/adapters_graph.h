@@ -7,7 +7,7 @@
  *
  * Each case runs a child scenario: the stub of one ABI (the build's 13, or
  * the 12- and 11-ABI stubs of tests/abi_stubs.cmake), opened by path, loading one
- * fake runtime (tests/fakes/cudart-<M>, or a variant built here). The fakes log their calls and
+ * fake runtime (tests/cudart/fakes/cudart-<M>, or a variant). The fakes log their calls and
  * keep what they were given (fake_cudart_graph.c, fake_cudart_props.c, fake_cudart_descs.c). The
  * scenario checks as it goes: each failed expectation prints a "fail=" line, and the child exits 1.
  * The structs are read at the offsets of the generated layout constants (cudart_layouts.h),

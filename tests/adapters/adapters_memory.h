@@ -11,7 +11,7 @@
  *
  * Each case runs a child scenario: the stub of one ABI (the build's 13, or
  * the 12- and 11-ABI stubs of tests/abi_stubs.cmake), opened by path, loading the
- * fake runtime of one major (tests/fakes/cudart-<M>, which logs its calls
+ * fake runtime of one major (tests/cudart/fakes/cudart-<M>, which logs its calls
  * and keeps their arguments: fake_cudart_memory.c). The scenario makes
  * calls in named steps; after each, am_report prints
  *   <step>.rc      what the stub returned

@@ -1,7 +1,7 @@
 /*
  * What the fake runtimes' struct-writing functions (fake_cudart_props.c,
  * fake_cudart_descs.c) write and record, shared with the suites of
- * tests/adapters_graph.
+ * tests/adapters.
  */
 #ifndef CUDASTUB_FAKE_CUDART_PROPS_H
 #define CUDASTUB_FAKE_CUDART_PROPS_H

@@ -49,7 +49,7 @@ static int linked(void)
 	printf("version_rc=%d\n", (int)nvrtcVersion(&major, &minor));
 	printf("major=%d\nminor=%d\n", major, minor);
 	printf("nvrtc_after_call=%d\n", nvrtc_mapped());
-	printf("fake_after_call=%d\n", mapped("/tests/fakes/nvrtc-13/libnvrtc.so.13"));
+	printf("fake_after_call=%d\n", mapped("/tests/nvrtc/fakes/nvrtc-13/libnvrtc.so.13"));
 	fflush(stdout);
 	return 0;
 }
