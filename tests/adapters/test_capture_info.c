@@ -3,7 +3,7 @@
  * outputs, the _v2 form (no edge data), 12's _v3 and 13's form (edge data).
  *
  * The fakes answer status Active, id major*100+1 (three-output form) or
- * major*100+2 (the others), graph AM_GRAPH, three dependencies 0xd1..0xd3;
+ * major*100+2 (the others), graph AD_GRAPH, three dependencies 0xd1..0xd3;
  * the edge-data forms give ports 1, 2, 3. Fake arguments: stream, status,
  * id, graph, dependencies, [edge data,] count (pointers).
  */
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "adapters_memory.h"
+#include "adapters_test.h"
 
 #define STREAM ((cudaStream_t)0x5)
 
@@ -58,7 +58,7 @@ static void call_edges(const char *step, edges_fn fn)
 	size_t num = 0;
 	int rc = fn(STREAM, &status, &id, &graph, &deps, &edges, &num);
 
-	am_report(step, rc);
+	ad_report(step, rc);
 	print_outputs(step, status, id, graph, deps, num);
 	print_edges(step, edges, num);
 }
@@ -72,7 +72,7 @@ static void call_v2(const char *step, v2_fn fn)
 	size_t num = 0;
 	int rc = fn(STREAM, &status, &id, &graph, &deps, &num);
 
-	am_report(step, rc);
+	ad_report(step, rc);
 	print_outputs(step, status, id, graph, deps, num);
 }
 
@@ -82,25 +82,25 @@ static void call_three(const char *step, three_fn fn)
 	unsigned long long id = 0;
 	int rc = fn(STREAM, &status, &id);
 
-	am_report(step, rc);
+	ad_report(step, rc);
 	printf("%s.status=%d\n%s.id=%llu\n", step, (int)status, step, id);
 }
 
 /* 13's form and, for a 12-ABI stub, _v3. */
 static void edge_forms(const char *plain, const char *ptsz)
 {
-	edges_fn fn = (edges_fn)am_symbol(plain);
+	edges_fn fn = (edges_fn)ad_stub_symbol(plain);
 	enum cudaStreamCaptureStatus status;
 	const cudaGraphEdgeData *edges = NULL;
 	size_t num = 0;
 	const cudaGraphNode_t *deps = NULL;
 
 	call_edges("all", fn);
-	call_edges("ptsz", (edges_fn)am_symbol(ptsz));
+	call_edges("ptsz", (edges_fn)ad_stub_symbol(ptsz));
 	/* edge data without the dependencies it parallels */
-	am_report("nodeps", fn(STREAM, &status, NULL, NULL, NULL, &edges, &num));
+	ad_report("nodeps", fn(STREAM, &status, NULL, NULL, NULL, &edges, &num));
 	/* edge data without a count */
-	am_report("nocount", fn(STREAM, &status, NULL, NULL, &deps, &edges, NULL));
+	ad_report("nocount", fn(STREAM, &status, NULL, NULL, &deps, &edges, NULL));
 	print_edges("nocount", edges, 3);
 }
 
@@ -118,15 +118,15 @@ static int capture_v3(void)
 
 static int capture_v2(void)
 {
-	call_v2("v2", (v2_fn)am_symbol("cudaStreamGetCaptureInfo_v2"));
-	call_v2("ptsz", (v2_fn)am_symbol("cudaStreamGetCaptureInfo_v2_ptsz"));
+	call_v2("v2", (v2_fn)ad_stub_symbol("cudaStreamGetCaptureInfo_v2"));
+	call_v2("ptsz", (v2_fn)ad_stub_symbol("cudaStreamGetCaptureInfo_v2_ptsz"));
 	return 0;
 }
 
 static int capture_three(void)
 {
-	call_three("plain", (three_fn)am_symbol("cudaStreamGetCaptureInfo"));
-	call_three("ptsz", (three_fn)am_symbol("cudaStreamGetCaptureInfo_ptsz"));
+	call_three("plain", (three_fn)ad_stub_symbol("cudaStreamGetCaptureInfo"));
+	call_three("ptsz", (three_fn)ad_stub_symbol("cudaStreamGetCaptureInfo_ptsz"));
 	return 0;
 }
 
@@ -137,17 +137,17 @@ static void expect_outputs(const struct ts_child *c, const char *step, int fake_
 	char key[64];
 
 	snprintf(key, sizeof key, "%s.rc", step);
-	AM_EXPECT(c, key, cudaSuccess);
+	AD_EXPECT_VALUE(c, key, cudaSuccess);
 	snprintf(key, sizeof key, "%s.status", step);
-	AM_EXPECT(c, key, cudaStreamCaptureStatusActive);
+	AD_EXPECT_VALUE(c, key, cudaStreamCaptureStatusActive);
 	snprintf(key, sizeof key, "%s.id", step);
-	AM_EXPECT(c, key, fake_major * 100 + 2);
+	AD_EXPECT_VALUE(c, key, fake_major * 100 + 2);
 	snprintf(key, sizeof key, "%s.graph", step);
-	AM_EXPECT(c, key, AM_GRAPH);
+	AD_EXPECT_VALUE(c, key, AD_GRAPH);
 	snprintf(key, sizeof key, "%s.num", step);
-	AM_EXPECT(c, key, 3);
+	AD_EXPECT_VALUE(c, key, 3);
 	snprintf(key, sizeof key, "%s.dep2", step);
-	AM_EXPECT(c, key, 0xd3);
+	AD_EXPECT_VALUE(c, key, 0xd3);
 }
 
 /* Edge data made up for a runtime without it: three plain edges. */
@@ -156,11 +156,11 @@ static void expect_plain_edges(const struct ts_child *c, const char *step)
 	char key[64];
 
 	snprintf(key, sizeof key, "%s.edges_set", step);
-	AM_EXPECT(c, key, 1);
+	AD_EXPECT_VALUE(c, key, 1);
 	snprintf(key, sizeof key, "%s.from_ports", step);
-	AM_EXPECT(c, key, 0);
+	AD_EXPECT_VALUE(c, key, 0);
 	snprintf(key, sizeof key, "%s.other_edge_bits", step);
-	AM_EXPECT(c, key, 0);
+	AD_EXPECT_VALUE(c, key, 0);
 }
 
 /* The runtime's own edge data, ports 1 + 2 + 3. */
@@ -169,21 +169,21 @@ static void expect_runtime_edges(const struct ts_child *c, const char *step)
 	char key[64];
 
 	snprintf(key, sizeof key, "%s.from_ports", step);
-	AM_EXPECT(c, key, 6);
+	AD_EXPECT_VALUE(c, key, 6);
 }
 
 static void test_13_on_12_takes_v3(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 12, "capture_13", &c))
+	if (!ad_run_reported(13, 12, "capture_13", &c))
 		return;
-	AM_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v3");
-	AM_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
+	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v3");
+	AD_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
 	expect_outputs(&c, "all", 12);
 	expect_runtime_edges(&c, "all");
-	AM_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v3_ptsz");
-	AM_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v3_ptsz");
+	AD_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
 	expect_outputs(&c, "ptsz", 12);
 }
 
@@ -191,20 +191,20 @@ static void check_edges_on_11(const char *scenario, int abi)
 {
 	struct ts_child c;
 
-	if (!am_run(abi, 11, scenario, &c))
+	if (!ad_run_reported(abi, 11, scenario, &c))
 		return;
-	AM_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v2");
-	AM_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
+	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v2");
+	AD_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
 	expect_outputs(&c, "all", 11);
 	expect_plain_edges(&c, "all");
-	AM_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
-	AM_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
+	AD_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
 	expect_outputs(&c, "ptsz", 11);
 	expect_plain_edges(&c, "ptsz");
-	AM_EXPECT(&c, "nodeps.rc", cudaErrorInvalidValue);
-	AM_NO_CALLS(&c, "nodeps");
-	AM_EXPECT(&c, "nocount.rc", cudaSuccess);
-	AM_CALLED(&c, "nocount", "cudaStreamGetCaptureInfo_v2");
+	AD_EXPECT_VALUE(&c, "nodeps.rc", cudaErrorInvalidValue);
+	AD_NO_CALLS(&c, "nodeps");
+	AD_EXPECT_VALUE(&c, "nocount.rc", cudaSuccess);
+	AD_CALLED(&c, "nocount", "cudaStreamGetCaptureInfo_v2");
 	expect_plain_edges(&c, "nocount");
 }
 
@@ -222,12 +222,12 @@ static void test_12_v3_on_13_takes_13s(void)
 {
 	struct ts_child c;
 
-	if (!am_run(12, 13, "capture_v3", &c))
+	if (!ad_run_reported(12, 13, "capture_v3", &c))
 		return;
-	AM_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
+	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
 	expect_outputs(&c, "all", 13);
 	expect_runtime_edges(&c, "all");
-	AM_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
 	expect_runtime_edges(&c, "ptsz");
 }
 
@@ -235,14 +235,14 @@ static void check_v2_on_13(int abi)
 {
 	struct ts_child c;
 
-	if (!am_run(abi, 13, "capture_v2", &c))
+	if (!ad_run_reported(abi, 13, "capture_v2", &c))
 		return;
-	AM_CALLED(&c, "v2", "cudaStreamGetCaptureInfo");
+	AD_CALLED(&c, "v2", "cudaStreamGetCaptureInfo");
 	expect_outputs(&c, "v2", 13);
-	AM_EXPECT(&c, "v2.arg5", 0); /* no edge data asked for */
-	AM_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	AD_EXPECT_VALUE(&c, "v2.arg5", 0); /* no edge data asked for */
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
 	expect_outputs(&c, "ptsz", 13);
-	AM_EXPECT(&c, "ptsz.arg5", 0);
+	AD_EXPECT_VALUE(&c, "ptsz.arg5", 0);
 }
 
 static void test_12_v2_on_13(void)
@@ -259,53 +259,53 @@ static void test_11_three_outputs_on_13(void)
 {
 	struct ts_child c;
 
-	if (!am_run(11, 13, "capture_three", &c))
+	if (!ad_run_reported(11, 13, "capture_three", &c))
 		return;
-	AM_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
-	AM_EXPECT(&c, "plain.rc", cudaSuccess);
-	AM_EXPECT(&c, "plain.status", cudaStreamCaptureStatusActive);
-	AM_EXPECT(&c, "plain.id", 1302);
+	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(&c, "plain.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "plain.status", cudaStreamCaptureStatusActive);
+	AD_EXPECT_VALUE(&c, "plain.id", 1302);
 	for (int i = 3; i <= 6; i++) { /* graph, dependencies, edges, count: NULL */
 		char key[32];
 
 		snprintf(key, sizeof key, "plain.arg%d", i);
-		AM_EXPECT(&c, key, 0);
+		AD_EXPECT_VALUE(&c, key, 0);
 	}
-	AM_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
-	AM_EXPECT(&c, "ptsz.id", 1302);
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.id", 1302);
 }
 
 static void test_11_three_outputs_on_12_takes_v2(void)
 {
 	struct ts_child c;
 
-	if (!am_run(11, 12, "capture_three", &c))
+	if (!ad_run_reported(11, 12, "capture_three", &c))
 		return;
 	/* 12's own three-output export has 11's ABI, but 12 no longer
 	 * declares it: the stub asks _v2 for the same two outputs */
-	AM_CALLED(&c, "plain", "cudaStreamGetCaptureInfo_v2");
-	AM_NOT_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
-	AM_EXPECT(&c, "plain.id", 1202);
-	AM_EXPECT(&c, "plain.arg3", 0);
-	AM_EXPECT(&c, "plain.arg4", 0);
-	AM_EXPECT(&c, "plain.arg5", 0);
-	AM_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
-	AM_EXPECT(&c, "ptsz.id", 1202);
+	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo_v2");
+	AD_NOT_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(&c, "plain.id", 1202);
+	AD_EXPECT_VALUE(&c, "plain.arg3", 0);
+	AD_EXPECT_VALUE(&c, "plain.arg4", 0);
+	AD_EXPECT_VALUE(&c, "plain.arg5", 0);
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.id", 1202);
 }
 
 static void test_11_three_outputs_on_11_forwards(void)
 {
 	struct ts_child c;
 
-	if (!am_run(11, 11, "capture_three", &c))
+	if (!ad_run_reported(11, 11, "capture_three", &c))
 		return;
-	AM_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
-	AM_EXPECT(&c, "plain.id", 1101);
+	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(&c, "plain.id", 1101);
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = am_suite("capture info adapters");
+	CU_pSuite s = ad_suite("capture info adapters");
 
 	if (!s)
 		return;

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_graph.h"
+#include "adapters_test.h"
 
 #define L(m, f) CUDASTUB_LAYOUT_cudaDeviceProp_##m##_##f
 #define NONE	(-1)
@@ -458,7 +458,7 @@ static void expect_field(int ok, const struct prop_field *f, const char *what)
 	char msg[160];
 
 	snprintf(msg, sizeof msg, "%s: %s", f->name, what);
-	ag_expect(ok, __FILE__, __LINE__, msg);
+	ad_expect(ok, __FILE__, __LINE__, msg);
 }
 
 /* The caller's struct p, of major b, as a runtime of major r filled it. */
@@ -475,29 +475,29 @@ static void expect_props(const unsigned char *p, int b, int r)
 		memset(covered + at, 1, (size_t)f->size);
 		memcpy(&value, p + at, sizeof value);
 		if (src != NONE)
-			expect_field(ag_pattern_at(p, (size_t)at, (size_t)src, (size_t)f->size), f,
+			expect_field(ad_pattern_at(p, (size_t)at, (size_t)src, (size_t)f->size), f,
 				     "the runtime's value");
 		else if (f->attribute && (f->known_in & BIT(r)))
 			expect_field(value == FAKE_ATTRIBUTE_BASE + f->attribute, f,
 				     "the attribute's value");
 		else
-			expect_field(ag_zero_at(p, (size_t)at, (size_t)f->size), f, "zero");
+			expect_field(ad_zero_at(p, (size_t)at, (size_t)f->size), f, "zero");
 	}
 	for (size_t k = 0; k < prop_sizes[b - 11]; k++)
 		if (!covered[k] && p[k]) {
 			char msg[80];
 
 			snprintf(msg, sizeof msg, "byte %zu outside every field is not 0", k);
-			ag_expect(0, __FILE__, __LINE__, msg);
+			ad_expect(0, __FILE__, __LINE__, msg);
 			break;
 		}
-	AG_EXPECT(ag_guard_intact(p, prop_sizes[b - 11]));
+	AD_EXPECT(ad_guard_intact(p, prop_sizes[b - 11]));
 }
 
 /* Asked only for attributes the runtime's headers define. */
 static void expect_attributes_asked(int r)
 {
-	const int *asked = ag_fake("fake_props_attributes_asked");
+	const int *asked = ad_fake_symbol("fake_props_attributes_asked");
 
 	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
 		if (fields[i].attribute && !(fields[i].known_in & BIT(r)))
@@ -511,30 +511,30 @@ typedef cudaError_t (*choose_device_fn)(int *device, const void *prop);
 /* The stub's getter (12: the _v2 its headers map the name to). */
 static get_properties_fn stub_getter(int b)
 {
-	return (get_properties_fn)ag_stub(b == 12 ? "cudaGetDeviceProperties_v2"
-						  : "cudaGetDeviceProperties");
+	return (get_properties_fn)ad_stub_symbol(b == 12 ? "cudaGetDeviceProperties_v2"
+							 : "cudaGetDeviceProperties");
 }
 
 /* The stub of major b on the fake of major r (from the environment). */
 static int get_properties(int b, int r)
 {
 	const char *theirs = r == 12 ? "cudaGetDeviceProperties_v2" : "cudaGetDeviceProperties";
-	unsigned char *prop = ag_guarded(prop_sizes[b - 11]);
-	int mark = ag_mark();
+	unsigned char *prop = ad_guarded(prop_sizes[b - 11]);
+	int mark = ad_mark();
 
-	AG_EXPECT(stub_getter(b)(prop, 0) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, theirs));
+	AD_EXPECT(stub_getter(b)(prop, 0) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, theirs));
 	/* 12's unversioned export is never called */
-	AG_EXPECT(r != 12 || !ag_called_since(mark, "cudaGetDeviceProperties"));
+	AD_EXPECT(r != 12 || !ad_called_since(mark, "cudaGetDeviceProperties"));
 	expect_props(prop, b, r);
 	expect_attributes_asked(r);
 	/* an error leaves the caller's struct as it was */
-	memset(prop, AG_FILL, prop_sizes[b - 11] + AG_GUARD);
-	AG_EXPECT(stub_getter(b)(prop, FAKE_BAD_DEVICE) == cudaErrorInvalidDevice);
-	AG_EXPECT(ag_guard_intact(prop, 0));
+	memset(prop, AD_FILL, prop_sizes[b - 11] + AD_GUARD);
+	AD_EXPECT(stub_getter(b)(prop, FAKE_BAD_DEVICE) == cudaErrorInvalidDevice);
+	AD_EXPECT(ad_guard_intact(prop, 0));
 	/* NULL goes to the runtime, which answers for itself */
-	AG_EXPECT(stub_getter(b)(NULL, 0) == cudaErrorInvalidValue);
-	return ag_finish();
+	AD_EXPECT(stub_getter(b)(NULL, 0) == cudaErrorInvalidValue);
+	return ad_finish();
 }
 
 static int get_props_13_on_12(void)
@@ -574,15 +574,16 @@ static int get_props_11_on_12(void)
  */
 static int choose_device(int b, int r)
 {
-	const struct fake_received *got = ag_fake("fake_props_received");
+	const struct fake_received *got = ad_fake_symbol("fake_props_received");
 	unsigned char prop[1100], covered[1100] = {0};
-	int device = -1, mark = ag_mark();
+	int device = -1, mark = ad_mark();
 
 	for (size_t k = 0; k < prop_sizes[b - 11]; k++)
 		prop[k] = FAKE_PATTERN(k);
-	AG_EXPECT(((choose_device_fn)ag_stub("cudaChooseDevice"))(&device, prop) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaChooseDevice") && device == FAKE_CHOSEN_DEVICE);
-	AG_EXPECT(got->size == prop_sizes[r - 11]);
+	AD_EXPECT(((choose_device_fn)ad_stub_symbol("cudaChooseDevice"))(&device, prop) ==
+		  cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, "cudaChooseDevice") && device == FAKE_CHOSEN_DEVICE);
+	AD_EXPECT(got->size == prop_sizes[r - 11]);
 	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
 		const struct prop_field *f = &fields[i];
 		int at = f->offset[r - 11], src = f->offset[b - 11];
@@ -592,16 +593,16 @@ static int choose_device(int b, int r)
 		memset(covered + at, 1, (size_t)f->size);
 		if (src != NONE)
 			expect_field(
-				ag_pattern_at(got->bytes, (size_t)at, (size_t)src, (size_t)f->size),
+				ad_pattern_at(got->bytes, (size_t)at, (size_t)src, (size_t)f->size),
 				f, "the caller's value");
 		else
-			expect_field(ag_zero_at(got->bytes, (size_t)at, (size_t)f->size), f,
+			expect_field(ad_zero_at(got->bytes, (size_t)at, (size_t)f->size), f,
 				     "zero: the caller's layout lacks it");
 	}
 	for (size_t k = 0; k < prop_sizes[r - 11]; k++)
 		if (!covered[k])
-			AG_EXPECT(got->bytes[k] == 0);
-	return ag_finish();
+			AD_EXPECT(got->bytes[k] == 0);
+	return ad_finish();
 }
 
 static int choose_13_on_12(void)
@@ -632,46 +633,46 @@ static int choose_11_on_12(void)
 /* The control: the stub's own major, forwarded untouched. */
 static int props_13_on_13(void)
 {
-	unsigned char *prop = ag_guarded(L(13, SIZE));
-	int mark = ag_mark();
+	unsigned char *prop = ad_guarded(L(13, SIZE));
+	int mark = ad_mark();
 
-	AG_EXPECT(stub_getter(13)(prop, 0) == cudaSuccess);
-	AG_EXPECT(ag_pattern_at(prop, 0, 0, L(13, SIZE)));
-	AG_EXPECT(!ag_called_since(mark, "cudaDeviceGetAttribute"));
-	return ag_finish();
+	AD_EXPECT(stub_getter(13)(prop, 0) == cudaSuccess);
+	AD_EXPECT(ad_pattern_at(prop, 0, 0, L(13, SIZE)));
+	AD_EXPECT(!ad_called_since(mark, "cudaDeviceGetAttribute"));
+	return ad_finish();
 }
 
 static void test_get_13(void)
 {
-	ag_run(13, "12", "get_props_13_on_12");
-	ag_run(13, "11", "get_props_13_on_11");
-	ag_run(13, "13", "props_13_on_13");
+	ad_run_checked(13, "12", "get_props_13_on_12");
+	ad_run_checked(13, "11", "get_props_13_on_11");
+	ad_run_checked(13, "13", "props_13_on_13");
 }
 
 static void test_get_12(void)
 {
-	ag_run(12, "13", "get_props_12_on_13");
-	ag_run(12, "11", "get_props_12_on_11");
+	ad_run_checked(12, "13", "get_props_12_on_13");
+	ad_run_checked(12, "11", "get_props_12_on_11");
 }
 
 static void test_get_11(void)
 {
-	ag_run(11, "13", "get_props_11_on_13");
-	ag_run(11, "12", "get_props_11_on_12");
+	ad_run_checked(11, "13", "get_props_11_on_13");
+	ad_run_checked(11, "12", "get_props_11_on_12");
 }
 
 static void test_choose(void)
 {
-	ag_run(13, "12", "choose_13_on_12");
-	ag_run(13, "11", "choose_13_on_11");
-	ag_run(12, "13", "choose_12_on_13");
-	ag_run(11, "13", "choose_11_on_13");
-	ag_run(11, "12", "choose_11_on_12");
+	ad_run_checked(13, "12", "choose_13_on_12");
+	ad_run_checked(13, "11", "choose_13_on_11");
+	ad_run_checked(12, "13", "choose_12_on_13");
+	ad_run_checked(11, "13", "choose_11_on_13");
+	ad_run_checked(11, "12", "choose_11_on_12");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = ag_suite("device properties");
+	CU_pSuite s = ad_suite("device properties");
 
 	if (!s)
 		return;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "adapters_memory.h"
+#include "adapters_test.h"
 
 typedef cudaError_t (*entry_11_fn)(const char *, void **, unsigned long long);
 typedef cudaError_t (*entry_status_fn)(const char *, void **, unsigned long long,
@@ -23,33 +23,33 @@ typedef cudaError_t (*entry_status_fn)(const char *, void **, unsigned long long
 
 static int entry_status(void)
 {
-	entry_status_fn fn = (entry_status_fn)am_symbol("cudaGetDriverEntryPoint");
-	entry_status_fn ptsz = (entry_status_fn)am_symbol("cudaGetDriverEntryPoint_ptsz");
+	entry_status_fn fn = (entry_status_fn)ad_stub_symbol("cudaGetDriverEntryPoint");
+	entry_status_fn ptsz = (entry_status_fn)ad_stub_symbol("cudaGetDriverEntryPoint_ptsz");
 	enum cudaDriverEntryPointQueryResult status = cudaDriverEntryPointVersionNotSufficent;
 	void *p = (void *)0x1;
 
-	am_report("found", fn("cuMemAlloc", &p, cudaEnableDefault, &status));
+	ad_report("found", fn("cuMemAlloc", &p, cudaEnableDefault, &status));
 	printf("found.fp=%d\nfound.status=%d\n", p != NULL && p != (void *)0x1, (int)status);
 	p = (void *)0x1;
-	am_report("missing", fn("cuMissing", &p, cudaEnableDefault, &status));
+	ad_report("missing", fn("cuMissing", &p, cudaEnableDefault, &status));
 	printf("missing.fp_null=%d\nmissing.status=%d\n", p == NULL, (int)status);
-	am_report("nostatus", fn("cuMissing", &p, cudaEnableDefault, NULL));
-	am_report("ptsz", ptsz("cuMemAlloc", &p, cudaEnablePerThreadDefaultStream, &status));
+	ad_report("nostatus", fn("cuMissing", &p, cudaEnableDefault, NULL));
+	ad_report("ptsz", ptsz("cuMemAlloc", &p, cudaEnablePerThreadDefaultStream, &status));
 	printf("ptsz.status=%d\n", (int)status);
 	return 0;
 }
 
 static int entry_11(void)
 {
-	entry_11_fn fn = (entry_11_fn)am_symbol("cudaGetDriverEntryPoint");
-	entry_11_fn ptsz = (entry_11_fn)am_symbol("cudaGetDriverEntryPoint_ptsz");
+	entry_11_fn fn = (entry_11_fn)ad_stub_symbol("cudaGetDriverEntryPoint");
+	entry_11_fn ptsz = (entry_11_fn)ad_stub_symbol("cudaGetDriverEntryPoint_ptsz");
 	void *p = NULL;
 
-	am_report("found", fn("cuMemAlloc", &p, cudaEnableLegacyStream));
+	ad_report("found", fn("cuMemAlloc", &p, cudaEnableLegacyStream));
 	printf("found.fp=%d\n", p != NULL);
-	am_report("missing", fn("cuMissing", &p, cudaEnableDefault));
+	ad_report("missing", fn("cuMissing", &p, cudaEnableDefault));
 	printf("missing.fp_null=%d\n", p == NULL);
-	am_report("ptsz", ptsz("cuMemAlloc", &p, cudaEnablePerThreadDefaultStream));
+	ad_report("ptsz", ptsz("cuMemAlloc", &p, cudaEnablePerThreadDefaultStream));
 	return 0;
 }
 
@@ -59,21 +59,21 @@ static void check_status_on_11(int abi)
 {
 	struct ts_child c;
 
-	if (!am_run(abi, 11, "entry_status", &c))
+	if (!ad_run_reported(abi, 11, "entry_status", &c))
 		return;
-	AM_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AM_EXPECT(&c, "found.rc", cudaSuccess);
-	AM_EXPECT(&c, "found.arg2", cudaEnableDefault);
-	AM_EXPECT(&c, "found.fp", 1);
-	AM_EXPECT(&c, "found.status", cudaDriverEntryPointSuccess);
+	AD_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "found.arg2", cudaEnableDefault);
+	AD_EXPECT_VALUE(&c, "found.fp", 1);
+	AD_EXPECT_VALUE(&c, "found.status", cudaDriverEntryPointSuccess);
 	/* 11's cudaErrorSymbolNotFound, said as 12 says it */
-	AM_EXPECT(&c, "missing.rc", cudaSuccess);
-	AM_EXPECT(&c, "missing.fp_null", 1);
-	AM_EXPECT(&c, "missing.status", cudaDriverEntryPointSymbolNotFound);
-	AM_EXPECT(&c, "nostatus.rc", cudaSuccess);
-	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
-	AM_EXPECT(&c, "ptsz.arg2", cudaEnablePerThreadDefaultStream);
-	AM_EXPECT(&c, "ptsz.status", cudaDriverEntryPointSuccess);
+	AD_EXPECT_VALUE(&c, "missing.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "missing.fp_null", 1);
+	AD_EXPECT_VALUE(&c, "missing.status", cudaDriverEntryPointSymbolNotFound);
+	AD_EXPECT_VALUE(&c, "nostatus.rc", cudaSuccess);
+	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaEnablePerThreadDefaultStream);
+	AD_EXPECT_VALUE(&c, "ptsz.status", cudaDriverEntryPointSuccess);
 }
 
 static void test_13_on_11(void)
@@ -90,19 +90,19 @@ static void test_11_on_13_pins_its_version(void)
 {
 	struct ts_child c;
 
-	if (!am_run(11, 13, "entry_11", &c))
+	if (!ad_run_reported(11, 13, "entry_11", &c))
 		return;
-	AM_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
-	AM_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AM_EXPECT(&c, "found.rc", cudaSuccess);
-	AM_EXPECT(&c, "found.arg2", 11080);
-	AM_EXPECT(&c, "found.arg3", cudaEnableLegacyStream);
-	AM_EXPECT(&c, "found.fp", 1);
-	AM_EXPECT(&c, "missing.rc", cudaErrorSymbolNotFound);
-	AM_EXPECT(&c, "missing.fp_null", 1);
-	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
-	AM_EXPECT(&c, "ptsz.arg2", 11080);
-	AM_EXPECT(&c, "ptsz.arg3", cudaEnablePerThreadDefaultStream);
+	AD_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
+	AD_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "found.arg2", 11080);
+	AD_EXPECT_VALUE(&c, "found.arg3", cudaEnableLegacyStream);
+	AD_EXPECT_VALUE(&c, "found.fp", 1);
+	AD_EXPECT_VALUE(&c, "missing.rc", cudaErrorSymbolNotFound);
+	AD_EXPECT_VALUE(&c, "missing.fp_null", 1);
+	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.arg2", 11080);
+	AD_EXPECT_VALUE(&c, "ptsz.arg3", cudaEnablePerThreadDefaultStream);
 }
 
 /* Same prototype in 12 and 13, but the runtime answers for its own version:
@@ -111,14 +111,14 @@ static void test_12_on_13_pins_its_version(void)
 {
 	struct ts_child c;
 
-	if (!am_run(12, 13, "entry_status", &c))
+	if (!ad_run_reported(12, 13, "entry_status", &c))
 		return;
-	AM_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
-	AM_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AM_EXPECT(&c, "found.rc", cudaSuccess);
-	AM_EXPECT(&c, "found.arg2", 12040);
-	AM_EXPECT(&c, "found.status", cudaDriverEntryPointSuccess);
-	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
+	AD_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
+	AD_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "found.arg2", 12040);
+	AD_EXPECT_VALUE(&c, "found.status", cudaDriverEntryPointSuccess);
+	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
 }
 
 /* Its own major: a plain forward. */
@@ -126,10 +126,10 @@ static void test_13_on_13_forwards(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 13, "entry_status", &c))
+	if (!ad_run_reported(13, 13, "entry_status", &c))
 		return;
-	AM_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AM_NOT_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
+	AD_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AD_NOT_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
 }
 
 static void test_11_on_12_4_takes_status_form(void)
@@ -137,19 +137,19 @@ static void test_11_on_12_4_takes_status_form(void)
 	struct ts_child c;
 
 	/* 12.4 has no ByVersion (12.5 added it) */
-	if (!am_run(11, 12, "entry_11", &c))
+	if (!ad_run_reported(11, 12, "entry_11", &c))
 		return;
-	AM_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AM_EXPECT(&c, "found.rc", cudaSuccess);
-	AM_EXPECT(&c, "found.arg2", 0);
-	AM_EXPECT(&c, "found.arg3", cudaEnableLegacyStream);
-	AM_EXPECT(&c, "missing.rc", cudaErrorSymbolNotFound);
-	AM_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
+	AD_CALLED(&c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "found.arg2", 0);
+	AD_EXPECT_VALUE(&c, "found.arg3", cudaEnableLegacyStream);
+	AD_EXPECT_VALUE(&c, "missing.rc", cudaErrorSymbolNotFound);
+	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = am_suite("driver entry point adapters");
+	CU_pSuite s = ad_suite("driver entry point adapters");
 
 	if (!s)
 		return;

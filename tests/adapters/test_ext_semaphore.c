@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_memory.h"
+#include "adapters_test.h"
 
 #define STREAM ((cudaStream_t)0x5)
 
@@ -42,10 +42,10 @@ static void call_all(const char *signal, const char *signal_ptsz, const char *wa
 	wp[1].flags = 1;
 	printf("sems=%lld\nsignal_params=%lld\nwait_params=%lld\n", (long long)(intptr_t)sems,
 	       (long long)(intptr_t)sp, (long long)(intptr_t)wp);
-	am_report("signal", ((signal_fn)am_symbol(signal))(sems, sp, 2, STREAM));
-	am_report("signal_ptsz", ((signal_fn)am_symbol(signal_ptsz))(sems, sp, 2, STREAM));
-	am_report("wait", ((wait_fn)am_symbol(wait))(sems, wp, 2, STREAM));
-	am_report("wait_ptsz", ((wait_fn)am_symbol(wait_ptsz))(sems, wp, 2, STREAM));
+	ad_report("signal", ((signal_fn)ad_stub_symbol(signal))(sems, sp, 2, STREAM));
+	ad_report("signal_ptsz", ((signal_fn)ad_stub_symbol(signal_ptsz))(sems, sp, 2, STREAM));
+	ad_report("wait", ((wait_fn)ad_stub_symbol(wait))(sems, wp, 2, STREAM));
+	ad_report("wait_ptsz", ((wait_fn)ad_stub_symbol(wait_ptsz))(sems, wp, 2, STREAM));
 }
 
 static int semaphores_13(void)
@@ -73,22 +73,22 @@ static void expect_step(const struct ts_child *c, const char *step, const char *
 {
 	char key[64];
 
-	AM_CALLED(c, step, target);
-	AM_NOT_CALLED(c, step, other);
+	AD_CALLED(c, step, target);
+	AD_NOT_CALLED(c, step, other);
 	snprintf(key, sizeof key, "%s.rc", step);
-	AM_EXPECT(c, key, cudaSuccess);
+	AD_EXPECT_VALUE(c, key, cudaSuccess);
 	snprintf(key, sizeof key, "%s.arg0", step);
-	AM_SAME(c, key, "sems");
+	AD_SAME(c, key, "sems");
 	snprintf(key, sizeof key, "%s.arg1", step);
-	AM_SAME(c, key, params_key);
+	AD_SAME(c, key, params_key);
 	snprintf(key, sizeof key, "%s.arg2", step);
-	AM_EXPECT(c, key, 2);
+	AD_EXPECT_VALUE(c, key, 2);
 	snprintf(key, sizeof key, "%s.arg3", step);
-	AM_EXPECT(c, key, 0x5);
+	AD_EXPECT_VALUE(c, key, 0x5);
 	snprintf(key, sizeof key, "%s.arg4", step);
-	AM_EXPECT(c, key, fence);
+	AD_EXPECT_VALUE(c, key, fence);
 	snprintf(key, sizeof key, "%s.arg5", step);
-	AM_EXPECT(c, key, 1);
+	AD_EXPECT_VALUE(c, key, 1);
 }
 
 /* A caller reaching the _v2 names of an 11 or 12 runtime. */
@@ -121,7 +121,7 @@ static void check(int abi, int fake_major)
 {
 	struct ts_child c;
 
-	if (!am_run(abi, fake_major, abi == 13 ? "semaphores_13" : "semaphores_v2", &c))
+	if (!ad_run_reported(abi, fake_major, abi == 13 ? "semaphores_13" : "semaphores_v2", &c))
 		return;
 	if (fake_major == 13)
 		expect_13_targets(&c);
@@ -161,7 +161,7 @@ static void test_11_on_12(void)
 
 static void register_suites(void)
 {
-	CU_pSuite s = am_suite("external semaphore adapters");
+	CU_pSuite s = ad_suite("external semaphore adapters");
 
 	if (!s)
 		return;

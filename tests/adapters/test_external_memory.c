@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_graph.h"
+#include "adapters_test.h"
 
 #define LAYOUT(s, m, what) CUDASTUB_LAYOUT_##s##_##m##_##what
 
@@ -60,13 +60,13 @@ static cudaError_t call(const struct descriptor *d, const void *desc, void **out
 {
 	*out = NULL;
 	if (d->maps)
-		return ((map_fn)ag_stub(d->function))(out, (void *)0xe0, desc);
-	return ((import_fn)ag_stub(d->function))(out, desc);
+		return ((map_fn)ad_stub_symbol(d->function))(out, (void *)0xe0, desc);
+	return ((import_fn)ad_stub_symbol(d->function))(out, desc);
 }
 
 static const struct fake_received *received(void)
 {
-	return ag_fake("fake_descs_received");
+	return ad_fake_symbol("fake_descs_received");
 }
 
 /* The 13-ABI stub on 12.x or 11.x. */
@@ -78,31 +78,31 @@ static int descriptors_13_on_older(void)
 		void *out;
 		int mark;
 
-		ag_fill_fields(desc, d->layouts[2], d->common);
-		mark = ag_mark();
-		AG_EXPECT(call(d, desc, &out) == cudaSuccess && out == (void *)d->out);
-		AG_EXPECT(ag_called_since(mark, d->function));
+		ad_fill_fields(desc, d->layouts[2], d->common);
+		mark = ad_mark();
+		AD_EXPECT(call(d, desc, &out) == cudaSuccess && out == (void *)d->out);
+		AD_EXPECT(ad_called_since(mark, d->function));
 		/* the runtime reads its own, shorter layout: the same fields */
-		AG_EXPECT(ag_received_as(received(), desc, d->size_12, d->common));
+		AD_EXPECT(ad_received_as(received(), desc, d->size_12, d->common));
 		/* non-zero tail padding is no field: not refused, not carried */
-		if (!ag_in_field(d->layouts[2], d->size_13 - 1)) {
+		if (!ad_in_field(d->layouts[2], d->size_13 - 1)) {
 			desc[d->size_13 - 1] = 1;
-			AG_EXPECT(call(d, desc, &out) == cudaSuccess);
-			AG_EXPECT(ag_received_as(received(), desc, d->size_12, d->common));
+			AD_EXPECT(call(d, desc, &out) == cudaSuccess);
+			AD_EXPECT(ad_received_as(received(), desc, d->size_12, d->common));
 			desc[d->size_13 - 1] = 0;
 		}
 		/* a reserved word the runtime has no place for: refused */
 		for (size_t at = d->common; at < d->common + RESERVED_SIZE;
 		     at += RESERVED_SIZE - 1) {
 			desc[at] = 1;
-			mark = ag_mark();
-			AG_EXPECT(call(d, desc, &out) == cudaErrorNotSupported && out == NULL);
-			AG_EXPECT(!ag_any_call_since(mark));
+			mark = ad_mark();
+			AD_EXPECT(call(d, desc, &out) == cudaErrorNotSupported && out == NULL);
+			AD_EXPECT(!ad_any_call_since(mark));
 			desc[at] = 0;
 		}
-		AG_EXPECT(call(d, NULL, &out) == cudaSuccess && received()->ptr == NULL);
+		AD_EXPECT(call(d, NULL, &out) == cudaSuccess && received()->ptr == NULL);
 	}
-	return ag_finish();
+	return ad_finish();
 }
 
 /* The 12- and 11-ABI stubs on 13: widened. */
@@ -112,24 +112,24 @@ static int descriptors_older_on_13(void)
 		const struct descriptor *d = &descriptors[i];
 		unsigned char desc[256], got[256];
 		void *out;
-		int mark = ag_mark();
+		int mark = ad_mark();
 
 		memset(desc, 0, sizeof desc);
-		ag_fill_fields(desc, d->layouts[1], d->size_12); /* 11 and 12 alike */
-		AG_EXPECT(call(d, desc, &out) == cudaSuccess && out == (void *)d->out);
-		AG_EXPECT(ag_called_since(mark, d->function));
-		AG_EXPECT(received()->ptr != desc && received()->size == d->size_13);
+		ad_fill_fields(desc, d->layouts[1], d->size_12); /* 11 and 12 alike */
+		AD_EXPECT(call(d, desc, &out) == cudaSuccess && out == (void *)d->out);
+		AD_EXPECT(ad_called_since(mark, d->function));
+		AD_EXPECT(received()->ptr != desc && received()->size == d->size_13);
 		/* 13's fields the older layout has, reserved zero */
 		memcpy(got, received()->bytes, d->size_13);
-		AG_EXPECT(ag_fields_at(got, d->layouts[2], d->common));
+		AD_EXPECT(ad_fields_at(got, d->layouts[2], d->common));
 		/* padding in the caller's struct is not carried */
 		for (size_t k = 0; k < d->size_12; k++)
-			if (!ag_in_field(d->layouts[1], k))
+			if (!ad_in_field(d->layouts[1], k))
 				desc[k] = 0xee;
-		AG_EXPECT(call(d, desc, &out) == cudaSuccess);
-		AG_EXPECT(ag_fields_at(received()->bytes, d->layouts[2], d->common));
+		AD_EXPECT(call(d, desc, &out) == cudaSuccess);
+		AD_EXPECT(ad_fields_at(received()->bytes, d->layouts[2], d->common));
 	}
-	return ag_finish();
+	return ad_finish();
 }
 
 /* The control: 12-ABI on 11, the same layout. */
@@ -139,26 +139,26 @@ static int descriptors_forwarded(void)
 	unsigned char desc[256] = {0};
 	void *out;
 
-	AG_EXPECT(call(d, desc, &out) == cudaSuccess && received()->ptr == desc);
-	return ag_finish();
+	AD_EXPECT(call(d, desc, &out) == cudaSuccess && received()->ptr == desc);
+	return ad_finish();
 }
 
 static void test_13_on_older(void)
 {
-	ag_run(13, "12", "descriptors_13_on_older");
-	ag_run(13, "11", "descriptors_13_on_older");
+	ad_run_checked(13, "12", "descriptors_13_on_older");
+	ad_run_checked(13, "11", "descriptors_13_on_older");
 }
 
 static void test_older_on_13(void)
 {
-	ag_run(12, "13", "descriptors_older_on_13");
-	ag_run(11, "13", "descriptors_older_on_13");
-	ag_run(12, "11", "descriptors_forwarded");
+	ad_run_checked(12, "13", "descriptors_older_on_13");
+	ad_run_checked(11, "13", "descriptors_older_on_13");
+	ad_run_checked(12, "11", "descriptors_forwarded");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = ag_suite("external memory descriptors");
+	CU_pSuite s = ad_suite("external memory descriptors");
 
 	if (!s)
 		return;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_graph.h"
+#include "adapters_test.h"
 
 /* Handles the fakes only record. */
 #define GRAPH ((void *)0x6a0)
@@ -29,34 +29,34 @@ static void *const to_nodes[2] = {(void *)0x21, (void *)0x22};
 
 static const struct fake_graph_call *last(void)
 {
-	return ag_fake("fake_graph_last");
+	return ad_fake_symbol("fake_graph_last");
 }
 
 /* The stub's function name as a pointer of the given type. */
-#define STUB(type, name) ((type)ag_stub(name))
+#define STUB(type, name) ((type)ad_stub_symbol(name))
 
 /* An add or remove with edge data: what the fake received. */
 static void expect_added(int mark, const char *fake_name, const void *edge_data)
 {
-	AG_EXPECT(ag_called_since(mark, fake_name));
-	AG_EXPECT(last()->graph == GRAPH);
-	AG_EXPECT(last()->from == from_nodes && last()->to == to_nodes);
-	AG_EXPECT(last()->count == 2);
-	AG_EXPECT(last()->edge_data == edge_data);
+	AD_EXPECT(ad_called_since(mark, fake_name));
+	AD_EXPECT(last()->graph == GRAPH);
+	AD_EXPECT(last()->from == from_nodes && last()->to == to_nodes);
+	AD_EXPECT(last()->count == 2);
+	AD_EXPECT(last()->edge_data == edge_data);
 }
 
 /* A query's nodes: FAKE_GRAPH_EDGES of them, then NULL up to room. */
 static void expect_nodes(void *const *nodes, size_t room, unsigned long base)
 {
 	for (size_t i = 0; i < room; i++)
-		AG_EXPECT(nodes[i] == (i < FAKE_GRAPH_EDGES ? (void *)(base + i) : NULL));
+		AD_EXPECT(nodes[i] == (i < FAKE_GRAPH_EDGES ? (void *)(base + i) : NULL));
 }
 
 /* Edge data the fake reported (from_port i+1, type 1), room entries. */
 static void expect_fake_edges(const cudaGraphEdgeData *e)
 {
 	for (size_t i = 0; i < FAKE_GRAPH_EDGES; i++)
-		AG_EXPECT(e[i].from_port == i + 1 && e[i].to_port == 0 && e[i].type == 1);
+		AD_EXPECT(e[i].from_port == i + 1 && e[i].to_port == 0 && e[i].type == 1);
 }
 
 /* ---- the 13-ABI stub ---- */
@@ -67,38 +67,38 @@ static int edges_13_on_12(void)
 	cudaGraphEdgeData edges[4] = {{.from_port = 1, .type = 1}};
 	void *from[4], *to[4];
 	size_t n = 4;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(add_with_data_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes,
+	AD_EXPECT(STUB(add_with_data_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes,
 								     edges, 2) == cudaSuccess);
 	expect_added(mark, "cudaGraphAddDependencies_v2", edges);
-	AG_EXPECT(last()->edges[0][0] == 1 && last()->edges[0][2] == 1);
-	AG_EXPECT(STUB(add_with_data_fn, "cudaGraphRemoveDependencies")(GRAPH, from_nodes, to_nodes,
+	AD_EXPECT(last()->edges[0][0] == 1 && last()->edges[0][2] == 1);
+	AD_EXPECT(STUB(add_with_data_fn, "cudaGraphRemoveDependencies")(GRAPH, from_nodes, to_nodes,
 									NULL, 2) == cudaSuccess);
 	expect_added(mark, "cudaGraphRemoveDependencies_v2", NULL);
-	AG_EXPECT(STUB(get_with_data_fn, "cudaGraphGetEdges")(GRAPH, from, to, edges, &n) ==
+	AD_EXPECT(STUB(get_with_data_fn, "cudaGraphGetEdges")(GRAPH, from, to, edges, &n) ==
 		  cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaGraphGetEdges_v2"));
-	AG_EXPECT(n == FAKE_GRAPH_EDGES);
+	AD_EXPECT(ad_called_since(mark, "cudaGraphGetEdges_v2"));
+	AD_EXPECT(n == FAKE_GRAPH_EDGES);
 	expect_nodes(from, 4, FAKE_GRAPH_FROM);
 	expect_nodes(to, 4, FAKE_GRAPH_TO);
 	expect_fake_edges(edges);
 	n = 4;
-	AG_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependencies")(NODE, from, edges, &n) ==
+	AD_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependencies")(NODE, from, edges, &n) ==
 		  cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaGraphNodeGetDependencies_v2") && n == 3);
+	AD_EXPECT(ad_called_since(mark, "cudaGraphNodeGetDependencies_v2") && n == 3);
 	expect_fake_edges(edges);
 	n = 4;
-	AG_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependentNodes")(NODE, from, edges,
+	AD_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependentNodes")(NODE, from, edges,
 									    &n) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaGraphNodeGetDependentNodes_v2") && n == 3);
+	AD_EXPECT(ad_called_since(mark, "cudaGraphNodeGetDependentNodes_v2") && n == 3);
 	/* never the plain forms, whose ABI differs */
-	AG_EXPECT(!ag_called_since(mark, "cudaGraphAddDependencies"));
-	AG_EXPECT(!ag_called_since(mark, "cudaGraphRemoveDependencies"));
-	AG_EXPECT(!ag_called_since(mark, "cudaGraphGetEdges"));
-	AG_EXPECT(!ag_called_since(mark, "cudaGraphNodeGetDependencies"));
-	AG_EXPECT(!ag_called_since(mark, "cudaGraphNodeGetDependentNodes"));
-	return ag_finish();
+	AD_EXPECT(!ad_called_since(mark, "cudaGraphAddDependencies"));
+	AD_EXPECT(!ad_called_since(mark, "cudaGraphRemoveDependencies"));
+	AD_EXPECT(!ad_called_since(mark, "cudaGraphGetEdges"));
+	AD_EXPECT(!ad_called_since(mark, "cudaGraphNodeGetDependencies"));
+	AD_EXPECT(!ad_called_since(mark, "cudaGraphNodeGetDependentNodes"));
+	return ad_finish();
 }
 
 /* Adds and removes with edge data on a runtime that has only the plain
@@ -110,22 +110,22 @@ static void add_remove_on_plain(const char *name)
 	int mark;
 
 	memset(edges, 0, sizeof edges);
-	mark = ag_mark();
-	AG_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges, 2) == cudaSuccess);
+	mark = ad_mark();
+	AD_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges, 2) == cudaSuccess);
 	expect_added(mark, name, NULL); /* the plain form has no edge data */
-	mark = ag_mark();
-	AG_EXPECT(fn(GRAPH, from_nodes, to_nodes, NULL, 2) == cudaSuccess);
+	mark = ad_mark();
+	AD_EXPECT(fn(GRAPH, from_nodes, to_nodes, NULL, 2) == cudaSuccess);
 	expect_added(mark, name, NULL);
 	edges[1].type = cudaGraphDependencyTypeProgrammatic;
-	mark = ag_mark();
-	AG_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges, 2) == cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark));
+	mark = ad_mark();
+	AD_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges, 2) == cudaErrorNotSupported);
+	AD_EXPECT(!ad_any_call_since(mark));
 	memset(edges, 0, sizeof edges);
 	edges[0].reserved[4] = 1; /* not default either */
-	AG_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges, 2) == cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark));
+	AD_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges, 2) == cudaErrorNotSupported);
+	AD_EXPECT(!ad_any_call_since(mark));
 	/* only the first numDependencies entries count */
-	AG_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges + 1, 1) == cudaSuccess);
+	AD_EXPECT(fn(GRAPH, from_nodes, to_nodes, edges + 1, 1) == cudaSuccess);
 }
 
 /* A query with edge data on the plain form: the caller's room is filled
@@ -133,46 +133,46 @@ static void add_remove_on_plain(const char *name)
 static void get_edges_on_plain(void)
 {
 	get_with_data_fn fn = STUB(get_with_data_fn, "cudaGraphGetEdges");
-	cudaGraphEdgeData *edges = ag_guarded(4 * sizeof *edges);
+	cudaGraphEdgeData *edges = ad_guarded(4 * sizeof *edges);
 	void *from[4], *to[4];
 	size_t n = 4;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(fn(GRAPH, from, to, edges, &n) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaGraphGetEdges") && last()->edge_data == NULL);
-	AG_EXPECT(n == FAKE_GRAPH_EDGES);
+	AD_EXPECT(fn(GRAPH, from, to, edges, &n) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, "cudaGraphGetEdges") && last()->edge_data == NULL);
+	AD_EXPECT(n == FAKE_GRAPH_EDGES);
 	expect_nodes(from, 4, FAKE_GRAPH_FROM);
 	expect_nodes(to, 4, FAKE_GRAPH_TO);
-	AG_EXPECT(ag_zero_at(edges, 0, 4 * sizeof *edges));
-	AG_EXPECT(ag_guard_intact(edges, 4 * sizeof *edges));
+	AD_EXPECT(ad_zero_at(edges, 0, 4 * sizeof *edges));
+	AD_EXPECT(ad_guard_intact(edges, 4 * sizeof *edges));
 	/* a count alone */
 	n = 0;
-	AG_EXPECT(fn(GRAPH, NULL, NULL, NULL, &n) == cudaSuccess && n == FAKE_GRAPH_EDGES);
+	AD_EXPECT(fn(GRAPH, NULL, NULL, NULL, &n) == cudaSuccess && n == FAKE_GRAPH_EDGES);
 	/* edge data without the node arrays: 13 says cudaErrorInvalidValue */
-	mark = ag_mark();
+	mark = ad_mark();
 	n = 4;
-	AG_EXPECT(fn(GRAPH, NULL, NULL, edges, &n) == cudaErrorInvalidValue);
-	AG_EXPECT(!ag_any_call_since(mark));
+	AD_EXPECT(fn(GRAPH, NULL, NULL, edges, &n) == cudaErrorInvalidValue);
+	AD_EXPECT(!ad_any_call_since(mark));
 }
 
 static void node_query_on_plain(const char *name)
 {
 	node_with_data_fn fn = STUB(node_with_data_fn, name);
-	cudaGraphEdgeData *edges = ag_guarded(2 * sizeof *edges);
+	cudaGraphEdgeData *edges = ad_guarded(2 * sizeof *edges);
 	void *nodes[2];
 	size_t n = 2;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(fn(NODE, nodes, edges, &n) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, name) && last()->graph == NODE);
-	AG_EXPECT(n == 2 && nodes[0] == (void *)FAKE_GRAPH_FROM);
-	AG_EXPECT(ag_zero_at(edges, 0, 2 * sizeof *edges));
-	AG_EXPECT(ag_guard_intact(edges, 2 * sizeof *edges));
-	mark = ag_mark();
-	AG_EXPECT(fn(NODE, NULL, edges, &n) == cudaErrorInvalidValue);
-	AG_EXPECT(!ag_any_call_since(mark));
+	AD_EXPECT(fn(NODE, nodes, edges, &n) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, name) && last()->graph == NODE);
+	AD_EXPECT(n == 2 && nodes[0] == (void *)FAKE_GRAPH_FROM);
+	AD_EXPECT(ad_zero_at(edges, 0, 2 * sizeof *edges));
+	AD_EXPECT(ad_guard_intact(edges, 2 * sizeof *edges));
+	mark = ad_mark();
+	AD_EXPECT(fn(NODE, NULL, edges, &n) == cudaErrorInvalidValue);
+	AD_EXPECT(!ad_any_call_since(mark));
 	n = 0;
-	AG_EXPECT(fn(NODE, NULL, NULL, &n) == cudaSuccess && n == FAKE_GRAPH_EDGES);
+	AD_EXPECT(fn(NODE, NULL, NULL, &n) == cudaSuccess && n == FAKE_GRAPH_EDGES);
 }
 
 /* On 11.x and 12.2: the plain forms. */
@@ -183,20 +183,20 @@ static int edges_13_on_plain(void)
 	get_edges_on_plain();
 	node_query_on_plain("cudaGraphNodeGetDependencies");
 	node_query_on_plain("cudaGraphNodeGetDependentNodes");
-	AG_EXPECT(!ag_called_since(0, "cudaGraphAddDependencies_v2"));
-	return ag_finish();
+	AD_EXPECT(!ad_called_since(0, "cudaGraphAddDependencies_v2"));
+	return ad_finish();
 }
 
 /* On 13: forwarded, the control case. */
 static int edges_13_on_13(void)
 {
 	cudaGraphEdgeData edges[2] = {{.from_port = 1}};
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(add_with_data_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes,
+	AD_EXPECT(STUB(add_with_data_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes,
 								     edges, 2) == cudaSuccess);
 	expect_added(mark, "cudaGraphAddDependencies", edges);
-	return ag_finish();
+	return ad_finish();
 }
 
 /* ---- the 12- and 11-ABI stubs ---- */
@@ -206,31 +206,31 @@ static int plain_on_13(void)
 {
 	void *from[4], *to[4];
 	size_t n = 4;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(add_plain_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes, 2) ==
+	AD_EXPECT(STUB(add_plain_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes, 2) ==
 		  cudaSuccess);
 	expect_added(mark, "cudaGraphAddDependencies", NULL);
-	mark = ag_mark();
-	AG_EXPECT(STUB(add_plain_fn, "cudaGraphRemoveDependencies")(GRAPH, from_nodes, to_nodes,
+	mark = ad_mark();
+	AD_EXPECT(STUB(add_plain_fn, "cudaGraphRemoveDependencies")(GRAPH, from_nodes, to_nodes,
 								    2) == cudaSuccess);
 	expect_added(mark, "cudaGraphRemoveDependencies", NULL);
-	AG_EXPECT(STUB(get_plain_fn, "cudaGraphGetEdges")(GRAPH, from, to, &n) == cudaSuccess);
-	AG_EXPECT(n == FAKE_GRAPH_EDGES && last()->edge_data == NULL);
+	AD_EXPECT(STUB(get_plain_fn, "cudaGraphGetEdges")(GRAPH, from, to, &n) == cudaSuccess);
+	AD_EXPECT(n == FAKE_GRAPH_EDGES && last()->edge_data == NULL);
 	expect_nodes(from, 4, FAKE_GRAPH_FROM);
 	expect_nodes(to, 4, FAKE_GRAPH_TO);
 	n = 4;
-	AG_EXPECT(STUB(node_plain_fn, "cudaGraphNodeGetDependencies")(NODE, from, &n) ==
+	AD_EXPECT(STUB(node_plain_fn, "cudaGraphNodeGetDependencies")(NODE, from, &n) ==
 		  cudaSuccess);
-	AG_EXPECT(n == 3 && last()->edge_data == NULL && last()->graph == NODE);
+	AD_EXPECT(n == 3 && last()->edge_data == NULL && last()->graph == NODE);
 	n = 4;
-	AG_EXPECT(STUB(node_plain_fn, "cudaGraphNodeGetDependentNodes")(NODE, from, &n) ==
+	AD_EXPECT(STUB(node_plain_fn, "cudaGraphNodeGetDependentNodes")(NODE, from, &n) ==
 		  cudaSuccess);
-	AG_EXPECT(n == 3 && last()->edge_data == NULL);
-	AG_EXPECT(ag_called_since(mark, "cudaGraphGetEdges"));
-	AG_EXPECT(ag_called_since(mark, "cudaGraphNodeGetDependencies"));
-	AG_EXPECT(ag_called_since(mark, "cudaGraphNodeGetDependentNodes"));
-	return ag_finish();
+	AD_EXPECT(n == 3 && last()->edge_data == NULL);
+	AD_EXPECT(ad_called_since(mark, "cudaGraphGetEdges"));
+	AD_EXPECT(ad_called_since(mark, "cudaGraphNodeGetDependencies"));
+	AD_EXPECT(ad_called_since(mark, "cudaGraphNodeGetDependentNodes"));
+	return ad_finish();
 }
 
 /* The 12-ABI _v2 forms on 13: 13's plain names, as they are. */
@@ -239,28 +239,28 @@ static int v2_on_13(void)
 	cudaGraphEdgeData edges[4] = {{.to_port = 0, .from_port = 2}};
 	void *from[4], *to[4];
 	size_t n = 4;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(add_with_data_fn, "cudaGraphAddDependencies_v2")(GRAPH, from_nodes, to_nodes,
+	AD_EXPECT(STUB(add_with_data_fn, "cudaGraphAddDependencies_v2")(GRAPH, from_nodes, to_nodes,
 									edges, 2) == cudaSuccess);
 	expect_added(mark, "cudaGraphAddDependencies", edges);
-	mark = ag_mark();
-	AG_EXPECT(STUB(add_with_data_fn, "cudaGraphRemoveDependencies_v2")(
+	mark = ad_mark();
+	AD_EXPECT(STUB(add_with_data_fn, "cudaGraphRemoveDependencies_v2")(
 			  GRAPH, from_nodes, to_nodes, edges, 2) == cudaSuccess);
 	expect_added(mark, "cudaGraphRemoveDependencies", edges);
-	AG_EXPECT(STUB(get_with_data_fn, "cudaGraphGetEdges_v2")(GRAPH, from, to, edges, &n) ==
+	AD_EXPECT(STUB(get_with_data_fn, "cudaGraphGetEdges_v2")(GRAPH, from, to, edges, &n) ==
 		  cudaSuccess);
-	AG_EXPECT(n == FAKE_GRAPH_EDGES && last()->edge_data == edges);
+	AD_EXPECT(n == FAKE_GRAPH_EDGES && last()->edge_data == edges);
 	expect_fake_edges(edges);
 	n = 4;
-	AG_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependencies_v2")(NODE, from, edges,
+	AD_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependencies_v2")(NODE, from, edges,
 									     &n) == cudaSuccess);
-	AG_EXPECT(last()->edge_data == edges && n == 3);
+	AD_EXPECT(last()->edge_data == edges && n == 3);
 	n = 4;
-	AG_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependentNodes_v2")(NODE, from, edges,
+	AD_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependentNodes_v2")(NODE, from, edges,
 									       &n) == cudaSuccess);
-	AG_EXPECT(last()->edge_data == edges && n == 3);
-	return ag_finish();
+	AD_EXPECT(last()->edge_data == edges && n == 3);
+	return ad_finish();
 }
 
 /* The 12-ABI _v2 forms on 11.x and 12.2: the plain forms. */
@@ -275,88 +275,88 @@ static int v2_on_plain(void)
 	int mark;
 
 	memset(edges, 0, sizeof edges);
-	mark = ag_mark();
-	AG_EXPECT(add(GRAPH, from_nodes, to_nodes, edges, 2) == cudaSuccess);
+	mark = ad_mark();
+	AD_EXPECT(add(GRAPH, from_nodes, to_nodes, edges, 2) == cudaSuccess);
 	expect_added(mark, "cudaGraphAddDependencies", NULL);
 	edges[0].from_port = 1;
-	mark = ag_mark();
-	AG_EXPECT(add(GRAPH, from_nodes, to_nodes, edges, 2) == cudaErrorNotSupported);
-	AG_EXPECT(STUB(add_with_data_fn, "cudaGraphRemoveDependencies_v2")(
+	mark = ad_mark();
+	AD_EXPECT(add(GRAPH, from_nodes, to_nodes, edges, 2) == cudaErrorNotSupported);
+	AD_EXPECT(STUB(add_with_data_fn, "cudaGraphRemoveDependencies_v2")(
 			  GRAPH, from_nodes, to_nodes, edges, 2) == cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark));
+	AD_EXPECT(!ad_any_call_since(mark));
 	memset(edges, 0xaa, sizeof edges);
-	AG_EXPECT(get(GRAPH, from, to, edges, &n) == cudaSuccess && n == FAKE_GRAPH_EDGES);
-	AG_EXPECT(ag_called_since(mark, "cudaGraphGetEdges"));
-	AG_EXPECT(ag_zero_at(edges, 0, sizeof edges));
+	AD_EXPECT(get(GRAPH, from, to, edges, &n) == cudaSuccess && n == FAKE_GRAPH_EDGES);
+	AD_EXPECT(ad_called_since(mark, "cudaGraphGetEdges"));
+	AD_EXPECT(ad_zero_at(edges, 0, sizeof edges));
 	memset(edges, 0xaa, sizeof edges);
 	n = 4;
-	AG_EXPECT(deps(NODE, from, edges, &n) == cudaSuccess && n == 3);
-	AG_EXPECT(ag_zero_at(edges, 0, sizeof edges));
+	AD_EXPECT(deps(NODE, from, edges, &n) == cudaSuccess && n == 3);
+	AD_EXPECT(ad_zero_at(edges, 0, sizeof edges));
 	n = 4;
-	AG_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependentNodes_v2")(NODE, from, edges,
+	AD_EXPECT(STUB(node_with_data_fn, "cudaGraphNodeGetDependentNodes_v2")(NODE, from, edges,
 									       &n) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaGraphNodeGetDependentNodes"));
-	return ag_finish();
+	AD_EXPECT(ad_called_since(mark, "cudaGraphNodeGetDependentNodes"));
+	return ad_finish();
 }
 
 /* The 12- and 11-ABI plain forms on 12.x and 11.x: forwarded. */
 static int plain_forwarded(void)
 {
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(add_plain_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes, 2) ==
+	AD_EXPECT(STUB(add_plain_fn, "cudaGraphAddDependencies")(GRAPH, from_nodes, to_nodes, 2) ==
 		  cudaSuccess);
 	expect_added(mark, "cudaGraphAddDependencies", NULL);
-	return ag_finish();
+	return ad_finish();
 }
 
 static void test_13_on_12(void)
 {
-	ag_run(13, "12", "edges_13_on_12");
+	ad_run_checked(13, "12", "edges_13_on_12");
 }
 
 static void test_13_on_12_2(void)
 {
-	ag_run(13, "12.2", "edges_13_on_plain");
+	ad_run_checked(13, "12.2", "edges_13_on_plain");
 }
 
 static void test_13_on_11(void)
 {
-	ag_run(13, "11", "edges_13_on_plain");
+	ad_run_checked(13, "11", "edges_13_on_plain");
 }
 
 static void test_13_on_13(void)
 {
-	ag_run(13, "13", "edges_13_on_13");
+	ad_run_checked(13, "13", "edges_13_on_13");
 }
 
 static void test_12_on_13(void)
 {
-	ag_run(12, "13", "plain_on_13");
-	ag_run(12, "13", "v2_on_13");
+	ad_run_checked(12, "13", "plain_on_13");
+	ad_run_checked(12, "13", "v2_on_13");
 }
 
 static void test_12_v2_on_plain(void)
 {
-	ag_run(12, "11", "v2_on_plain");
-	ag_run(12, "12.2", "v2_on_plain");
+	ad_run_checked(12, "11", "v2_on_plain");
+	ad_run_checked(12, "12.2", "v2_on_plain");
 }
 
 static void test_11_on_13(void)
 {
-	ag_run(11, "13", "plain_on_13");
+	ad_run_checked(11, "13", "plain_on_13");
 }
 
 static void test_plain_forwarded(void)
 {
-	ag_run(12, "11", "plain_forwarded");
-	ag_run(12, "12", "plain_forwarded");
-	ag_run(11, "12", "plain_forwarded");
+	ad_run_checked(12, "11", "plain_forwarded");
+	ad_run_checked(12, "12", "plain_forwarded");
+	ad_run_checked(11, "12", "plain_forwarded");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = ag_suite("graph edges");
+	CU_pSuite s = ad_suite("graph edges");
 
 	if (!s)
 		return;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_graph.h"
+#include "adapters_test.h"
 
 #define GRAPH  ((void *)0x6a0)
 #define STREAM ((void *)0x57)
@@ -24,13 +24,13 @@ typedef cudaError_t (*exec_set_params_fn)(void *, void *, void *);
 typedef cudaError_t (*update_plain_fn)(void *, void **, size_t, unsigned int);
 typedef cudaError_t (*update_with_data_fn)(void *, void **, const void *, size_t, unsigned int);
 
-#define STUB(type, name) ((type)ag_stub(name))
+#define STUB(type, name) ((type)ad_stub_symbol(name))
 
 static void *deps[2] = {(void *)0x11, (void *)0x12};
 
 static const struct fake_graph_call *last(void)
 {
-	return ag_fake("fake_graph_last");
+	return ad_fake_symbol("fake_graph_last");
 }
 
 /* What the fake got: the graph (or stream), the dependencies, the edge data
@@ -41,10 +41,10 @@ static void expect_call(int mark, const char *name, const void *graph, const voi
 	char msg[160];
 
 	snprintf(msg, sizeof msg, "%s was called", name);
-	ag_expect(ag_called_since(mark, name), __FILE__, __LINE__, msg);
-	AG_EXPECT(last()->graph == graph);
-	AG_EXPECT(last()->edge_data == edges);
-	AG_EXPECT(last()->params == params);
+	ad_expect(ad_called_since(mark, name), __FILE__, __LINE__, msg);
+	AD_EXPECT(last()->graph == graph);
+	AD_EXPECT(last()->edge_data == edges);
+	AD_EXPECT(last()->params == params);
 }
 
 /* ---- generic nodes ---- */
@@ -66,18 +66,18 @@ static void refuse_13_params(add_node_with_data_fn add)
 {
 	struct cudaGraphNodeParams move = child_graph(cudaGraphChildGraphOwnershipMove), alloc;
 	void *node = NULL;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	memset(&alloc, 0, sizeof alloc);
 	alloc.type = cudaGraphNodeTypeMemAlloc;
 	alloc.alloc.poolProps.usage = 1;
-	AG_EXPECT(add(&node, GRAPH, deps, NULL, 2, &move) == cudaErrorNotSupported);
-	AG_EXPECT(add(&node, GRAPH, deps, NULL, 2, &alloc) == cudaErrorNotSupported);
-	AG_EXPECT(STUB(set_params_fn, "cudaGraphNodeSetParams")(NODE, &move) ==
+	AD_EXPECT(add(&node, GRAPH, deps, NULL, 2, &move) == cudaErrorNotSupported);
+	AD_EXPECT(add(&node, GRAPH, deps, NULL, 2, &alloc) == cudaErrorNotSupported);
+	AD_EXPECT(STUB(set_params_fn, "cudaGraphNodeSetParams")(NODE, &move) ==
 		  cudaErrorNotSupported);
-	AG_EXPECT(STUB(exec_set_params_fn, "cudaGraphExecNodeSetParams")(EXEC, NODE, &alloc) ==
+	AD_EXPECT(STUB(exec_set_params_fn, "cudaGraphExecNodeSetParams")(EXEC, NODE, &alloc) ==
 		  cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark) && node == NULL);
+	AD_EXPECT(!ad_any_call_since(mark) && node == NULL);
 }
 
 static int nodes_13_on_12(void)
@@ -86,19 +86,19 @@ static int nodes_13_on_12(void)
 	struct cudaGraphNodeParams clone = child_graph(cudaGraphChildGraphOwnershipClone);
 	cudaGraphEdgeData edges[2] = {{.from_port = 1}};
 	void *node = NULL;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(add(&node, GRAPH, deps, edges, 2, &clone) == cudaSuccess);
+	AD_EXPECT(add(&node, GRAPH, deps, edges, 2, &clone) == cudaSuccess);
 	expect_call(mark, "cudaGraphAddNode_v2", GRAPH, edges, &clone);
-	AG_EXPECT(node == (void *)FAKE_GRAPH_NEW_NODE &&
-		  !ag_called_since(mark, "cudaGraphAddNode"));
-	AG_EXPECT(STUB(set_params_fn, "cudaGraphNodeSetParams")(NODE, &clone) == cudaSuccess);
+	AD_EXPECT(node == (void *)FAKE_GRAPH_NEW_NODE &&
+		  !ad_called_since(mark, "cudaGraphAddNode"));
+	AD_EXPECT(STUB(set_params_fn, "cudaGraphNodeSetParams")(NODE, &clone) == cudaSuccess);
 	expect_call(mark, "cudaGraphNodeSetParams", NODE, NULL, &clone);
-	AG_EXPECT(STUB(exec_set_params_fn, "cudaGraphExecNodeSetParams")(EXEC, NODE, &clone) ==
+	AD_EXPECT(STUB(exec_set_params_fn, "cudaGraphExecNodeSetParams")(EXEC, NODE, &clone) ==
 		  cudaSuccess);
 	expect_call(mark, "cudaGraphExecNodeSetParams", EXEC, NULL, &clone);
 	refuse_13_params(add);
-	return ag_finish();
+	return ad_finish();
 }
 
 /* 12.2: the plain cudaGraphAddNode, default edges only. */
@@ -108,18 +108,18 @@ static int nodes_13_on_12_2(void)
 	struct cudaGraphNodeParams clone = child_graph(cudaGraphChildGraphOwnershipClone);
 	cudaGraphEdgeData edges[2];
 	void *node = NULL;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	memset(edges, 0, sizeof edges);
-	AG_EXPECT(add(&node, GRAPH, deps, edges, 2, &clone) == cudaSuccess);
+	AD_EXPECT(add(&node, GRAPH, deps, edges, 2, &clone) == cudaSuccess);
 	expect_call(mark, "cudaGraphAddNode", GRAPH, NULL, &clone);
-	AG_EXPECT(last()->count == 2 && node == (void *)FAKE_GRAPH_NEW_NODE);
+	AD_EXPECT(last()->count == 2 && node == (void *)FAKE_GRAPH_NEW_NODE);
 	edges[1].type = 1;
-	mark = ag_mark();
-	AG_EXPECT(add(&node, GRAPH, deps, edges, 2, &clone) == cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark));
+	mark = ad_mark();
+	AD_EXPECT(add(&node, GRAPH, deps, edges, 2, &clone) == cudaErrorNotSupported);
+	AD_EXPECT(!ad_any_call_since(mark));
 	refuse_13_params(add);
-	return ag_finish();
+	return ad_finish();
 }
 
 /* 11.x has no generic nodes: the stub says the runtime is too old. */
@@ -127,12 +127,12 @@ static int nodes_13_on_11(void)
 {
 	struct cudaGraphNodeParams clone = child_graph(cudaGraphChildGraphOwnershipClone);
 	void *node = NULL;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode")(
+	AD_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode")(
 			  &node, GRAPH, deps, NULL, 2, &clone) == cudaErrorCallRequiresNewerDriver);
-	AG_EXPECT(!ag_any_call_since(mark));
-	return ag_finish();
+	AD_EXPECT(!ad_any_call_since(mark));
+	return ad_finish();
 }
 
 static int nodes_12_on_13(void)
@@ -140,21 +140,21 @@ static int nodes_12_on_13(void)
 	unsigned char params[256] = {0};
 	cudaGraphEdgeData edges[2] = {{.from_port = 1}};
 	void *node = NULL;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(add_node_plain_fn, "cudaGraphAddNode")(&node, GRAPH, deps, 2, params) ==
+	AD_EXPECT(STUB(add_node_plain_fn, "cudaGraphAddNode")(&node, GRAPH, deps, 2, params) ==
 		  cudaSuccess);
 	expect_call(mark, "cudaGraphAddNode", GRAPH, NULL, params);
-	AG_EXPECT(last()->count == 2 && node == (void *)FAKE_GRAPH_NEW_NODE);
-	AG_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode_v2")(&node, GRAPH, deps, edges, 2,
+	AD_EXPECT(last()->count == 2 && node == (void *)FAKE_GRAPH_NEW_NODE);
+	AD_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode_v2")(&node, GRAPH, deps, edges, 2,
 								     params) == cudaSuccess);
 	expect_call(mark, "cudaGraphAddNode", GRAPH, edges, params);
-	AG_EXPECT(STUB(set_params_fn, "cudaGraphNodeSetParams")(NODE, params) == cudaSuccess);
+	AD_EXPECT(STUB(set_params_fn, "cudaGraphNodeSetParams")(NODE, params) == cudaSuccess);
 	expect_call(mark, "cudaGraphNodeSetParams", NODE, NULL, params);
-	AG_EXPECT(STUB(exec_set_params_fn, "cudaGraphExecNodeSetParams")(EXEC, NODE, params) ==
+	AD_EXPECT(STUB(exec_set_params_fn, "cudaGraphExecNodeSetParams")(EXEC, NODE, params) ==
 		  cudaSuccess);
 	expect_call(mark, "cudaGraphExecNodeSetParams", EXEC, NULL, params);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int nodes_12_v2_on_12_2(void)
@@ -162,18 +162,18 @@ static int nodes_12_v2_on_12_2(void)
 	unsigned char params[256] = {0};
 	cudaGraphEdgeData edges[2];
 	void *node = NULL;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	memset(edges, 0, sizeof edges);
-	AG_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode_v2")(&node, GRAPH, deps, edges, 2,
+	AD_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode_v2")(&node, GRAPH, deps, edges, 2,
 								     params) == cudaSuccess);
 	expect_call(mark, "cudaGraphAddNode", GRAPH, NULL, params);
 	edges[0].to_port = 1;
-	mark = ag_mark();
-	AG_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode_v2")(
+	mark = ad_mark();
+	AD_EXPECT(STUB(add_node_with_data_fn, "cudaGraphAddNode_v2")(
 			  &node, GRAPH, deps, edges, 2, params) == cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark));
-	return ag_finish();
+	AD_EXPECT(!ad_any_call_since(mark));
+	return ad_finish();
 }
 
 /* ---- stream capture dependencies ---- */
@@ -181,17 +181,17 @@ static int nodes_12_v2_on_12_2(void)
 static int capture_13_on_12(void)
 {
 	cudaGraphEdgeData edges[2] = {{.from_port = 1}};
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies")(
+	AD_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies")(
 			  STREAM, deps, edges, 2, 1) == cudaSuccess);
 	expect_call(mark, "cudaStreamUpdateCaptureDependencies_v2", STREAM, edges, NULL);
-	AG_EXPECT(last()->count == 2 && last()->flags == 1 && last()->from == deps);
-	AG_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies_ptsz")(
+	AD_EXPECT(last()->count == 2 && last()->flags == 1 && last()->from == deps);
+	AD_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies_ptsz")(
 			  STREAM, deps, edges, 2, 1) == cudaSuccess);
 	expect_call(mark, "cudaStreamUpdateCaptureDependencies_v2_ptsz", STREAM, edges, NULL);
-	AG_EXPECT(!ag_called_since(mark, "cudaStreamUpdateCaptureDependencies"));
-	return ag_finish();
+	AD_EXPECT(!ad_called_since(mark, "cudaStreamUpdateCaptureDependencies"));
+	return ad_finish();
 }
 
 /* The edge-data forms on 11.x and 12.2: the plain forms, default edges. */
@@ -199,17 +199,17 @@ static void update_on_plain(const char *stub_name, const char *runtime_name)
 {
 	update_with_data_fn update = STUB(update_with_data_fn, stub_name);
 	cudaGraphEdgeData edges[2];
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	memset(edges, 0, sizeof edges);
-	AG_EXPECT(update(STREAM, deps, edges, 2, 1) == cudaSuccess);
+	AD_EXPECT(update(STREAM, deps, edges, 2, 1) == cudaSuccess);
 	expect_call(mark, runtime_name, STREAM, NULL, NULL);
-	AG_EXPECT(last()->count == 2 && last()->flags == 1);
-	AG_EXPECT(update(STREAM, deps, NULL, 2, 0) == cudaSuccess && last()->flags == 0);
+	AD_EXPECT(last()->count == 2 && last()->flags == 1);
+	AD_EXPECT(update(STREAM, deps, NULL, 2, 0) == cudaSuccess && last()->flags == 0);
 	edges[0].type = 1;
-	mark = ag_mark();
-	AG_EXPECT(update(STREAM, deps, edges, 2, 1) == cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark));
+	mark = ad_mark();
+	AD_EXPECT(update(STREAM, deps, edges, 2, 1) == cudaErrorNotSupported);
+	AD_EXPECT(!ad_any_call_since(mark));
 }
 
 static int capture_13_on_plain(void)
@@ -218,7 +218,7 @@ static int capture_13_on_plain(void)
 			"cudaStreamUpdateCaptureDependencies");
 	update_on_plain("cudaStreamUpdateCaptureDependencies_ptsz",
 			"cudaStreamUpdateCaptureDependencies_ptsz");
-	return ag_finish();
+	return ad_finish();
 }
 
 static int capture_12_v2_on_plain(void)
@@ -227,72 +227,72 @@ static int capture_12_v2_on_plain(void)
 			"cudaStreamUpdateCaptureDependencies");
 	update_on_plain("cudaStreamUpdateCaptureDependencies_v2_ptsz",
 			"cudaStreamUpdateCaptureDependencies_ptsz");
-	return ag_finish();
+	return ad_finish();
 }
 
 /* The plain forms on 13: edge data NULL. */
 static void update_plain_on_13(const char *name)
 {
-	int mark = ag_mark();
+	int mark = ad_mark();
 
-	AG_EXPECT(STUB(update_plain_fn, name)(STREAM, deps, 2, 1) == cudaSuccess);
+	AD_EXPECT(STUB(update_plain_fn, name)(STREAM, deps, 2, 1) == cudaSuccess);
 	expect_call(mark, name, STREAM, NULL, NULL);
-	AG_EXPECT(last()->count == 2 && last()->flags == 1 && last()->from == deps);
+	AD_EXPECT(last()->count == 2 && last()->flags == 1 && last()->from == deps);
 }
 
 static int capture_12_on_13(void)
 {
 	cudaGraphEdgeData edges[2] = {{.from_port = 1}};
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	update_plain_on_13("cudaStreamUpdateCaptureDependencies");
 	update_plain_on_13("cudaStreamUpdateCaptureDependencies_ptsz");
-	AG_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies_v2")(
+	AD_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies_v2")(
 			  STREAM, deps, edges, 2, 1) == cudaSuccess);
 	expect_call(mark, "cudaStreamUpdateCaptureDependencies", STREAM, edges, NULL);
-	AG_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies_v2_ptsz")(
+	AD_EXPECT(STUB(update_with_data_fn, "cudaStreamUpdateCaptureDependencies_v2_ptsz")(
 			  STREAM, deps, edges, 2, 1) == cudaSuccess);
 	expect_call(mark, "cudaStreamUpdateCaptureDependencies_ptsz", STREAM, edges, NULL);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int capture_11_on_13(void)
 {
 	update_plain_on_13("cudaStreamUpdateCaptureDependencies");
-	return ag_finish();
+	return ad_finish();
 }
 
 static void test_nodes_13(void)
 {
-	ag_run(13, "12", "nodes_13_on_12");
-	ag_run(13, "12.2", "nodes_13_on_12_2");
-	ag_run(13, "11", "nodes_13_on_11");
+	ad_run_checked(13, "12", "nodes_13_on_12");
+	ad_run_checked(13, "12.2", "nodes_13_on_12_2");
+	ad_run_checked(13, "11", "nodes_13_on_11");
 }
 
 static void test_nodes_12(void)
 {
-	ag_run(12, "13", "nodes_12_on_13");
-	ag_run(12, "12.2", "nodes_12_v2_on_12_2");
+	ad_run_checked(12, "13", "nodes_12_on_13");
+	ad_run_checked(12, "12.2", "nodes_12_v2_on_12_2");
 }
 
 static void test_capture_13(void)
 {
-	ag_run(13, "12", "capture_13_on_12");
-	ag_run(13, "12.2", "capture_13_on_plain");
-	ag_run(13, "11", "capture_13_on_plain");
+	ad_run_checked(13, "12", "capture_13_on_12");
+	ad_run_checked(13, "12.2", "capture_13_on_plain");
+	ad_run_checked(13, "11", "capture_13_on_plain");
 }
 
 static void test_capture_older(void)
 {
-	ag_run(12, "13", "capture_12_on_13");
-	ag_run(12, "11", "capture_12_v2_on_plain");
-	ag_run(12, "12.2", "capture_12_v2_on_plain");
-	ag_run(11, "13", "capture_11_on_13");
+	ad_run_checked(12, "13", "capture_12_on_13");
+	ad_run_checked(12, "11", "capture_12_v2_on_plain");
+	ad_run_checked(12, "12.2", "capture_12_v2_on_plain");
+	ad_run_checked(11, "13", "capture_11_on_13");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = ag_suite("graph nodes and capture dependencies");
+	CU_pSuite s = ad_suite("graph nodes and capture dependencies");
 
 	if (!s)
 		return;

@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 
-#include "adapters_memory.h"
+#include "adapters_test.h"
 
 #define PTR    ((const void *)0x1000)
 #define COUNT  ((size_t)4096)
@@ -35,13 +35,13 @@ static struct cudaMemLocation at(enum cudaMemLocationType type, int id)
 /* 13's cudaMemAdvise(location): a device, the host, a host NUMA node. */
 static int advise_location(void)
 {
-	advise_location_fn advise = (advise_location_fn)am_symbol("cudaMemAdvise");
+	advise_location_fn advise = (advise_location_fn)ad_stub_symbol("cudaMemAdvise");
 
-	am_report("dev", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
+	ad_report("dev", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
 				at(cudaMemLocationTypeDevice, 3)));
-	am_report("host",
+	ad_report("host",
 		  advise(PTR, COUNT, cudaMemAdviseSetAccessedBy, at(cudaMemLocationTypeHost, 0)));
-	am_report("numa", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
+	ad_report("numa", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
 				 at(cudaMemLocationTypeHostNuma, 1)));
 	return 0;
 }
@@ -49,50 +49,54 @@ static int advise_location(void)
 /* 13's cudaMemPrefetchAsync[_ptsz](location, flags). */
 static int prefetch_location(void)
 {
-	prefetch_location_fn prefetch = (prefetch_location_fn)am_symbol("cudaMemPrefetchAsync");
-	prefetch_location_fn ptsz = (prefetch_location_fn)am_symbol("cudaMemPrefetchAsync_ptsz");
+	prefetch_location_fn prefetch =
+		(prefetch_location_fn)ad_stub_symbol("cudaMemPrefetchAsync");
+	prefetch_location_fn ptsz =
+		(prefetch_location_fn)ad_stub_symbol("cudaMemPrefetchAsync_ptsz");
 
-	am_report("dev", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 1), 0, STREAM));
-	am_report("flags", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 1), 1, STREAM));
-	am_report("ptsz", ptsz(PTR, COUNT, at(cudaMemLocationTypeHost, 0), 0, STREAM));
+	ad_report("dev", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 1), 0, STREAM));
+	ad_report("flags", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 1), 1, STREAM));
+	ad_report("ptsz", ptsz(PTR, COUNT, at(cudaMemLocationTypeHost, 0), 0, STREAM));
 	return 0;
 }
 
 /* The 11/12 cudaMemAdvise(int device): a device, the CPU. */
 static int advise_device(void)
 {
-	advise_device_fn advise = (advise_device_fn)am_symbol("cudaMemAdvise");
+	advise_device_fn advise = (advise_device_fn)ad_stub_symbol("cudaMemAdvise");
 
-	am_report("dev", advise(PTR, COUNT, cudaMemAdviseSetAccessedBy, 2));
-	am_report("cpu", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId));
+	ad_report("dev", advise(PTR, COUNT, cudaMemAdviseSetAccessedBy, 2));
+	ad_report("cpu", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId));
 	return 0;
 }
 
 /* The 11/12 cudaMemPrefetchAsync[_ptsz](int device). */
 static int prefetch_device(void)
 {
-	prefetch_device_fn prefetch = (prefetch_device_fn)am_symbol("cudaMemPrefetchAsync");
-	prefetch_device_fn ptsz = (prefetch_device_fn)am_symbol("cudaMemPrefetchAsync_ptsz");
+	prefetch_device_fn prefetch = (prefetch_device_fn)ad_stub_symbol("cudaMemPrefetchAsync");
+	prefetch_device_fn ptsz = (prefetch_device_fn)ad_stub_symbol("cudaMemPrefetchAsync_ptsz");
 
-	am_report("dev", prefetch(PTR, COUNT, 1, STREAM));
-	am_report("ptsz", ptsz(PTR, COUNT, cudaCpuDeviceId, STREAM));
+	ad_report("dev", prefetch(PTR, COUNT, 1, STREAM));
+	ad_report("ptsz", ptsz(PTR, COUNT, cudaCpuDeviceId, STREAM));
 	return 0;
 }
 
 /* 12's _v2 names. */
 static int location_v2(void)
 {
-	advise_location_fn advise = (advise_location_fn)am_symbol("cudaMemAdvise_v2");
-	prefetch_location_fn prefetch = (prefetch_location_fn)am_symbol("cudaMemPrefetchAsync_v2");
-	prefetch_location_fn ptsz = (prefetch_location_fn)am_symbol("cudaMemPrefetchAsync_v2_ptsz");
+	advise_location_fn advise = (advise_location_fn)ad_stub_symbol("cudaMemAdvise_v2");
+	prefetch_location_fn prefetch =
+		(prefetch_location_fn)ad_stub_symbol("cudaMemPrefetchAsync_v2");
+	prefetch_location_fn ptsz =
+		(prefetch_location_fn)ad_stub_symbol("cudaMemPrefetchAsync_v2_ptsz");
 
-	am_report("advise", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
+	ad_report("advise", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
 				   at(cudaMemLocationTypeDevice, 4)));
-	am_report("numa", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
+	ad_report("numa", advise(PTR, COUNT, cudaMemAdviseSetPreferredLocation,
 				 at(cudaMemLocationTypeHostNuma, 0)));
-	am_report("prefetch", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 2), 0, STREAM));
-	am_report("flags", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 2), 1, STREAM));
-	am_report("ptsz", ptsz(PTR, COUNT, at(cudaMemLocationTypeHost, 0), 0, STREAM));
+	ad_report("prefetch", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 2), 0, STREAM));
+	ad_report("flags", prefetch(PTR, COUNT, at(cudaMemLocationTypeDevice, 2), 1, STREAM));
+	ad_report("ptsz", ptsz(PTR, COUNT, at(cudaMemLocationTypeHost, 0), 0, STREAM));
 	return 0;
 }
 
@@ -102,87 +106,87 @@ static void test_13_advise_on_12_takes_v2(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 12, "advise_location", &c))
+	if (!ad_run_reported(13, 12, "advise_location", &c))
 		return;
-	AM_EXPECT(&c, "dev.rc", cudaSuccess);
-	AM_CALLED(&c, "dev", "cudaMemAdvise_v2");
-	AM_NOT_CALLED(&c, "dev", "cudaMemAdvise");
-	AM_EXPECT(&c, "dev.arg0", 0x1000);
-	AM_EXPECT(&c, "dev.arg1", 4096);
-	AM_EXPECT(&c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
-	AM_EXPECT(&c, "dev.arg3", cudaMemLocationTypeDevice);
-	AM_EXPECT(&c, "dev.arg4", 3);
-	AM_EXPECT(&c, "host.arg3", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
+	AD_CALLED(&c, "dev", "cudaMemAdvise_v2");
+	AD_NOT_CALLED(&c, "dev", "cudaMemAdvise");
+	AD_EXPECT_VALUE(&c, "dev.arg0", 0x1000);
+	AD_EXPECT_VALUE(&c, "dev.arg1", 4096);
+	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
+	AD_EXPECT_VALUE(&c, "dev.arg3", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(&c, "dev.arg4", 3);
+	AD_EXPECT_VALUE(&c, "host.arg3", cudaMemLocationTypeHost);
 	/* _v2 can say a NUMA node: nothing is lost */
-	AM_EXPECT(&c, "numa.rc", cudaSuccess);
-	AM_CALLED(&c, "numa", "cudaMemAdvise_v2");
-	AM_EXPECT(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
-	AM_EXPECT(&c, "numa.arg4", 1);
+	AD_EXPECT_VALUE(&c, "numa.rc", cudaSuccess);
+	AD_CALLED(&c, "numa", "cudaMemAdvise_v2");
+	AD_EXPECT_VALUE(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
+	AD_EXPECT_VALUE(&c, "numa.arg4", 1);
 }
 
 static void test_13_advise_on_11_takes_device(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 11, "advise_location", &c))
+	if (!ad_run_reported(13, 11, "advise_location", &c))
 		return;
-	AM_EXPECT(&c, "dev.rc", cudaSuccess);
-	AM_CALLED(&c, "dev", "cudaMemAdvise");
-	AM_EXPECT(&c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
-	AM_EXPECT(&c, "dev.arg3", 3);
-	AM_EXPECT(&c, "host.rc", cudaSuccess);
-	AM_EXPECT(&c, "host.arg2", cudaMemAdviseSetAccessedBy);
-	AM_EXPECT(&c, "host.arg3", cudaCpuDeviceId);
+	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
+	AD_CALLED(&c, "dev", "cudaMemAdvise");
+	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
+	AD_EXPECT_VALUE(&c, "dev.arg3", 3);
+	AD_EXPECT_VALUE(&c, "host.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "host.arg2", cudaMemAdviseSetAccessedBy);
+	AD_EXPECT_VALUE(&c, "host.arg3", cudaCpuDeviceId);
 	/* a NUMA node has no device ordinal: refused, never called */
-	AM_EXPECT(&c, "numa.rc", cudaErrorNotSupported);
-	AM_NO_CALLS(&c, "numa");
+	AD_EXPECT_VALUE(&c, "numa.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(&c, "numa");
 }
 
 static void test_13_advise_on_13_forwards(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 13, "advise_location", &c))
+	if (!ad_run_reported(13, 13, "advise_location", &c))
 		return;
-	AM_CALLED(&c, "numa", "cudaMemAdvise");
-	AM_EXPECT(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
+	AD_CALLED(&c, "numa", "cudaMemAdvise");
+	AD_EXPECT_VALUE(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
 }
 
 static void test_13_prefetch_on_12_takes_v2(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 12, "prefetch_location", &c))
+	if (!ad_run_reported(13, 12, "prefetch_location", &c))
 		return;
-	AM_EXPECT(&c, "dev.rc", cudaSuccess);
-	AM_CALLED(&c, "dev", "cudaMemPrefetchAsync_v2");
-	AM_NOT_CALLED(&c, "dev", "cudaMemPrefetchAsync");
-	AM_EXPECT(&c, "dev.arg2", cudaMemLocationTypeDevice);
-	AM_EXPECT(&c, "dev.arg3", 1);
-	AM_EXPECT(&c, "dev.arg5", 0x5);
-	AM_EXPECT(&c, "flags.arg4", 1);
-	AM_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_v2_ptsz");
-	AM_NOT_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AM_EXPECT(&c, "ptsz.arg2", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
+	AD_CALLED(&c, "dev", "cudaMemPrefetchAsync_v2");
+	AD_NOT_CALLED(&c, "dev", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(&c, "dev.arg3", 1);
+	AD_EXPECT_VALUE(&c, "dev.arg5", 0x5);
+	AD_EXPECT_VALUE(&c, "flags.arg4", 1);
+	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_v2_ptsz");
+	AD_NOT_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaMemLocationTypeHost);
 }
 
 static void test_13_prefetch_on_11_takes_device(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 11, "prefetch_location", &c))
+	if (!ad_run_reported(13, 11, "prefetch_location", &c))
 		return;
-	AM_EXPECT(&c, "dev.rc", cudaSuccess);
-	AM_CALLED(&c, "dev", "cudaMemPrefetchAsync");
-	AM_EXPECT(&c, "dev.arg0", 0x1000);
-	AM_EXPECT(&c, "dev.arg2", 1);
-	AM_EXPECT(&c, "dev.arg3", 0x5);
+	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
+	AD_CALLED(&c, "dev", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(&c, "dev.arg0", 0x1000);
+	AD_EXPECT_VALUE(&c, "dev.arg2", 1);
+	AD_EXPECT_VALUE(&c, "dev.arg3", 0x5);
 	/* the device form has no flags */
-	AM_EXPECT(&c, "flags.rc", cudaErrorNotSupported);
-	AM_NO_CALLS(&c, "flags");
-	AM_EXPECT(&c, "ptsz.rc", cudaSuccess);
-	AM_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AM_EXPECT(&c, "ptsz.arg2", cudaCpuDeviceId);
+	AD_EXPECT_VALUE(&c, "flags.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(&c, "flags");
+	AD_EXPECT_VALUE(&c, "ptsz.rc", cudaSuccess);
+	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaCpuDeviceId);
 }
 
 /* ---- the 12- and 11-ABI stubs ---- */
@@ -191,15 +195,15 @@ static void check_advise_device_on_13(int abi)
 {
 	struct ts_child c;
 
-	if (!am_run(abi, 13, "advise_device", &c))
+	if (!ad_run_reported(abi, 13, "advise_device", &c))
 		return;
-	AM_EXPECT(&c, "dev.rc", cudaSuccess);
-	AM_CALLED(&c, "dev", "cudaMemAdvise");
-	AM_EXPECT(&c, "dev.arg2", cudaMemAdviseSetAccessedBy);
-	AM_EXPECT(&c, "dev.arg3", cudaMemLocationTypeDevice);
-	AM_EXPECT(&c, "dev.arg4", 2);
-	AM_EXPECT(&c, "cpu.arg3", cudaMemLocationTypeHost);
-	AM_EXPECT(&c, "cpu.arg4", 0);
+	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
+	AD_CALLED(&c, "dev", "cudaMemAdvise");
+	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemAdviseSetAccessedBy);
+	AD_EXPECT_VALUE(&c, "dev.arg3", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(&c, "dev.arg4", 2);
+	AD_EXPECT_VALUE(&c, "cpu.arg3", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(&c, "cpu.arg4", 0);
 }
 
 static void test_12_advise_on_13(void)
@@ -216,16 +220,16 @@ static void check_prefetch_device_on_13(int abi)
 {
 	struct ts_child c;
 
-	if (!am_run(abi, 13, "prefetch_device", &c))
+	if (!ad_run_reported(abi, 13, "prefetch_device", &c))
 		return;
-	AM_EXPECT(&c, "dev.rc", cudaSuccess);
-	AM_CALLED(&c, "dev", "cudaMemPrefetchAsync");
-	AM_EXPECT(&c, "dev.arg2", cudaMemLocationTypeDevice);
-	AM_EXPECT(&c, "dev.arg3", 1);
-	AM_EXPECT(&c, "dev.arg4", 0);
-	AM_EXPECT(&c, "dev.arg5", 0x5);
-	AM_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AM_EXPECT(&c, "ptsz.arg2", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
+	AD_CALLED(&c, "dev", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(&c, "dev.arg3", 1);
+	AD_EXPECT_VALUE(&c, "dev.arg4", 0);
+	AD_EXPECT_VALUE(&c, "dev.arg5", 0x5);
+	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaMemLocationTypeHost);
 }
 
 static void test_12_prefetch_on_13(void)
@@ -242,52 +246,52 @@ static void test_12_advise_on_11_forwards(void)
 {
 	struct ts_child c;
 
-	if (!am_run(12, 11, "advise_device", &c))
+	if (!ad_run_reported(12, 11, "advise_device", &c))
 		return;
-	AM_CALLED(&c, "cpu", "cudaMemAdvise");
-	AM_EXPECT(&c, "cpu.arg3", cudaCpuDeviceId);
+	AD_CALLED(&c, "cpu", "cudaMemAdvise");
+	AD_EXPECT_VALUE(&c, "cpu.arg3", cudaCpuDeviceId);
 }
 
 static void test_12_v2_on_13_takes_plain_names(void)
 {
 	struct ts_child c;
 
-	if (!am_run(12, 13, "location_v2", &c))
+	if (!ad_run_reported(12, 13, "location_v2", &c))
 		return;
-	AM_EXPECT(&c, "advise.rc", cudaSuccess);
-	AM_CALLED(&c, "advise", "cudaMemAdvise");
-	AM_EXPECT(&c, "advise.arg3", cudaMemLocationTypeDevice);
-	AM_EXPECT(&c, "advise.arg4", 4);
-	AM_EXPECT(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
-	AM_CALLED(&c, "prefetch", "cudaMemPrefetchAsync");
-	AM_EXPECT(&c, "prefetch.arg3", 2);
-	AM_EXPECT(&c, "flags.arg4", 1);
-	AM_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AM_EXPECT(&c, "ptsz.arg2", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(&c, "advise.rc", cudaSuccess);
+	AD_CALLED(&c, "advise", "cudaMemAdvise");
+	AD_EXPECT_VALUE(&c, "advise.arg3", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(&c, "advise.arg4", 4);
+	AD_EXPECT_VALUE(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
+	AD_CALLED(&c, "prefetch", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(&c, "prefetch.arg3", 2);
+	AD_EXPECT_VALUE(&c, "flags.arg4", 1);
+	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaMemLocationTypeHost);
 }
 
 static void test_12_v2_on_11_takes_device(void)
 {
 	struct ts_child c;
 
-	if (!am_run(12, 11, "location_v2", &c))
+	if (!ad_run_reported(12, 11, "location_v2", &c))
 		return;
-	AM_EXPECT(&c, "advise.rc", cudaSuccess);
-	AM_CALLED(&c, "advise", "cudaMemAdvise");
-	AM_EXPECT(&c, "advise.arg3", 4);
-	AM_EXPECT(&c, "numa.rc", cudaErrorNotSupported);
-	AM_NO_CALLS(&c, "numa");
-	AM_CALLED(&c, "prefetch", "cudaMemPrefetchAsync");
-	AM_EXPECT(&c, "prefetch.arg2", 2);
-	AM_EXPECT(&c, "flags.rc", cudaErrorNotSupported);
-	AM_NO_CALLS(&c, "flags");
-	AM_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AM_EXPECT(&c, "ptsz.arg2", cudaCpuDeviceId);
+	AD_EXPECT_VALUE(&c, "advise.rc", cudaSuccess);
+	AD_CALLED(&c, "advise", "cudaMemAdvise");
+	AD_EXPECT_VALUE(&c, "advise.arg3", 4);
+	AD_EXPECT_VALUE(&c, "numa.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(&c, "numa");
+	AD_CALLED(&c, "prefetch", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(&c, "prefetch.arg2", 2);
+	AD_EXPECT_VALUE(&c, "flags.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(&c, "flags");
+	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaCpuDeviceId);
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = am_suite("memory location adapters");
+	CU_pSuite s = ad_suite("memory location adapters");
 
 	if (!s)
 		return;

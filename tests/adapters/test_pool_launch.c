@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_graph.h"
+#include "adapters_test.h"
 
 #define GRAPH		  ((void *)0x6a0)
 #define STREAM		  ((void *)0x57)
@@ -33,11 +33,11 @@ typedef cudaError_t (*attribute_fn)(void *stream_or_node, int id, void *value);
 typedef cudaError_t (*launch_fn)(const cudaLaunchConfig_t *config, const void *func, void **args);
 typedef cudaError_t (*occupancy_fn)(int *out, const void *func, const cudaLaunchConfig_t *config);
 
-#define STUB(type, name) ((type)ag_stub(name))
+#define STUB(type, name) ((type)ad_stub_symbol(name))
 
 static const struct fake_received *received(void)
 {
-	return ag_fake("fake_descs_received");
+	return ad_fake_symbol("fake_descs_received");
 }
 
 /* ---- memory pool properties ---- */
@@ -54,25 +54,25 @@ static void pool_props(size_t field, size_t size, int refuse)
 
 	memset(params, 0, sizeof params);
 	memset(params + field, 1, size);
-	mark = ag_mark();
+	mark = ad_mark();
 	if (refuse) {
-		AG_EXPECT(STUB(pool_create_fn, "cudaMemPoolCreate")(&pool, params) ==
+		AD_EXPECT(STUB(pool_create_fn, "cudaMemPoolCreate")(&pool, params) ==
 			  cudaErrorNotSupported);
-		AG_EXPECT(STUB(add_alloc_node_fn, "cudaGraphAddMemAllocNode")(
+		AD_EXPECT(STUB(add_alloc_node_fn, "cudaGraphAddMemAllocNode")(
 				  &node, GRAPH, NULL, 0, params) == cudaErrorNotSupported);
-		AG_EXPECT(!ag_any_call_since(mark) && pool == NULL && node == NULL);
+		AD_EXPECT(!ad_any_call_since(mark) && pool == NULL && node == NULL);
 		return;
 	}
-	AG_EXPECT(STUB(pool_create_fn, "cudaMemPoolCreate")(&pool, params) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaMemPoolCreate") && pool == (void *)0x9001);
-	AG_EXPECT(ag_received_as(received(), params, POOL_PROPS_SIZE, POOL_PROPS_SIZE));
-	AG_EXPECT(STUB(add_alloc_node_fn, "cudaGraphAddMemAllocNode")(&node, GRAPH, NULL, 0,
+	AD_EXPECT(STUB(pool_create_fn, "cudaMemPoolCreate")(&pool, params) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, "cudaMemPoolCreate") && pool == (void *)0x9001);
+	AD_EXPECT(ad_received_as(received(), params, POOL_PROPS_SIZE, POOL_PROPS_SIZE));
+	AD_EXPECT(STUB(add_alloc_node_fn, "cudaGraphAddMemAllocNode")(&node, GRAPH, NULL, 0,
 								      params) == cudaSuccess);
 	/* dptr is the runtime's answer, copied back after the call */
-	AG_EXPECT(ag_received_as(received(), params, ALLOC_PARAMS_SIZE, ALLOC_DPTR));
-	AG_EXPECT(node == (void *)0xa110c);
+	AD_EXPECT(ad_received_as(received(), params, ALLOC_PARAMS_SIZE, ALLOC_DPTR));
+	AD_EXPECT(node == (void *)0xa110c);
 	memcpy(&dptr, params + ALLOC_DPTR, sizeof dptr);
-	AG_EXPECT(dptr == (void *)0xd0); /* the runtime's output, in the caller's struct */
+	AD_EXPECT(dptr == (void *)0xd0); /* the runtime's output, in the caller's struct */
 }
 
 /* cudaGraphMemAllocNodeGetParams: the runtime's struct (120 bytes in every
@@ -81,15 +81,15 @@ static void pool_props(size_t field, size_t size, int refuse)
  * bytes zero. */
 static void alloc_params(const struct cudastub_layout *mine, const struct cudastub_layout *theirs)
 {
-	unsigned char *params = ag_guarded(ALLOC_PARAMS_SIZE);
+	unsigned char *params = ad_guarded(ALLOC_PARAMS_SIZE);
 
-	AG_EXPECT(STUB(get_alloc_params_fn, "cudaGraphMemAllocNodeGetParams")(NODE, params) ==
+	AD_EXPECT(STUB(get_alloc_params_fn, "cudaGraphMemAllocNodeGetParams")(NODE, params) ==
 		  cudaSuccess);
-	AG_EXPECT(ag_copied_at(params, mine, theirs));
+	AD_EXPECT(ad_copied_at(params, mine, theirs));
 	/* the node's own fields, after the pool's properties, in every major */
-	AG_EXPECT(ag_pattern_at(params, POOL_PROPS_SIZE, POOL_PROPS_SIZE,
+	AD_EXPECT(ad_pattern_at(params, POOL_PROPS_SIZE, POOL_PROPS_SIZE,
 				ALLOC_PARAMS_SIZE - POOL_PROPS_SIZE));
-	AG_EXPECT(ag_guard_intact(params, ALLOC_PARAMS_SIZE));
+	AD_EXPECT(ad_guard_intact(params, ALLOC_PARAMS_SIZE));
 }
 
 static int pool_13_on_12(void)
@@ -97,7 +97,7 @@ static int pool_13_on_12(void)
 	pool_props(MAX_SIZE, 8, 0); /* 12 has maxSize */
 	pool_props(USAGE, 2, 1);
 	alloc_params(ALLOC_L(13), ALLOC_L(12));
-	return ag_finish();
+	return ad_finish();
 }
 
 static int pool_13_on_11(void)
@@ -106,7 +106,7 @@ static int pool_13_on_11(void)
 	pool_props(USAGE, 2, 1);
 	pool_props(MAX_SIZE, 0, 0);
 	alloc_params(ALLOC_L(13), ALLOC_L(11));
-	return ag_finish();
+	return ad_finish();
 }
 
 static int pool_12_on_11(void)
@@ -114,7 +114,7 @@ static int pool_12_on_11(void)
 	pool_props(MAX_SIZE, 8, 1);
 	pool_props(MAX_SIZE, 0, 0);
 	alloc_params(ALLOC_L(12), ALLOC_L(11));
-	return ag_finish();
+	return ad_finish();
 }
 
 /* An older stub on a newer runtime: the caller's fields, the new ones at
@@ -122,14 +122,14 @@ static int pool_12_on_11(void)
 static int pool_older_on_newer(void)
 {
 	pool_props(MAX_SIZE, 0, 0);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int pool_12_on_13(void)
 {
 	pool_older_on_newer();
 	alloc_params(ALLOC_L(12), ALLOC_L(13));
-	return ag_finish();
+	return ad_finish();
 }
 
 static int pool_11_on_newer(void)
@@ -137,7 +137,7 @@ static int pool_11_on_newer(void)
 	pool_older_on_newer();
 	/* 11's layout of the struct is the same as it reached from 12 or 13 */
 	alloc_params(ALLOC_L(11), ALLOC_L(12));
-	return ag_finish();
+	return ad_finish();
 }
 
 /* ---- launch attributes ---- */
@@ -151,24 +151,24 @@ static void attribute(int id, int known)
 		{"cudaStreamSetAttribute_ptsz", "cudaStreamGetAttribute_ptsz"},
 		{"cudaGraphKernelNodeSetAttribute", "cudaGraphKernelNodeGetAttribute"},
 	};
-	const int *got_id = ag_fake("fake_descs_attribute");
+	const int *got_id = ad_fake_symbol("fake_descs_attribute");
 
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		unsigned char value[64] = {1}, *out = ag_guarded(sizeof value);
-		int mark = ag_mark();
+		unsigned char value[64] = {1}, *out = ad_guarded(sizeof value);
+		int mark = ad_mark();
 		cudaError_t set = STUB(attribute_fn, names[i][0])(STREAM, id, value);
 		cudaError_t get = STUB(attribute_fn, names[i][1])(STREAM, id, out);
 
 		if (!known) {
-			AG_EXPECT(set == cudaErrorNotSupported && get == cudaErrorNotSupported);
-			AG_EXPECT(!ag_any_call_since(mark));
+			AD_EXPECT(set == cudaErrorNotSupported && get == cudaErrorNotSupported);
+			AD_EXPECT(!ad_any_call_since(mark));
 			continue;
 		}
-		AG_EXPECT(set == cudaSuccess && get == cudaSuccess);
-		AG_EXPECT(ag_called_since(mark, names[i][0]) && ag_called_since(mark, names[i][1]));
-		AG_EXPECT(*got_id == id && received()->ptr == value);
-		AG_EXPECT(ag_pattern_at(out, 0, 0, sizeof value));
-		AG_EXPECT(ag_guard_intact(out, sizeof value));
+		AD_EXPECT(set == cudaSuccess && get == cudaSuccess);
+		AD_EXPECT(ad_called_since(mark, names[i][0]) && ad_called_since(mark, names[i][1]));
+		AD_EXPECT(*got_id == id && received()->ptr == value);
+		AD_EXPECT(ad_pattern_at(out, 0, 0, sizeof value));
+		AD_EXPECT(ad_guard_intact(out, sizeof value));
 	}
 }
 
@@ -178,7 +178,7 @@ static void launch(const int *ids, unsigned n, int known)
 {
 	cudaLaunchAttribute attrs[4];
 	cudaLaunchConfig_t config;
-	int out = 0, mark = ag_mark();
+	int out = 0, mark = ad_mark();
 	cudaError_t want = known ? cudaSuccess : cudaErrorNotSupported;
 
 	memset(&config, 0, sizeof config);
@@ -187,20 +187,20 @@ static void launch(const int *ids, unsigned n, int known)
 		attrs[i].id = (cudaLaunchAttributeID)ids[i];
 	config.attrs = attrs;
 	config.numAttrs = n;
-	AG_EXPECT(STUB(launch_fn, "cudaLaunchKernelExC")(&config, (void *)0xf, NULL) == want);
-	AG_EXPECT(STUB(launch_fn, "cudaLaunchKernelExC_ptsz")(&config, (void *)0xf, NULL) == want);
-	AG_EXPECT(STUB(occupancy_fn, "cudaOccupancyMaxActiveClusters")(&out, (void *)0xf,
+	AD_EXPECT(STUB(launch_fn, "cudaLaunchKernelExC")(&config, (void *)0xf, NULL) == want);
+	AD_EXPECT(STUB(launch_fn, "cudaLaunchKernelExC_ptsz")(&config, (void *)0xf, NULL) == want);
+	AD_EXPECT(STUB(occupancy_fn, "cudaOccupancyMaxActiveClusters")(&out, (void *)0xf,
 								       &config) == want);
-	AG_EXPECT(!known || out == 4);
-	AG_EXPECT(STUB(occupancy_fn, "cudaOccupancyMaxPotentialClusterSize")(&out, (void *)0xf,
+	AD_EXPECT(!known || out == 4);
+	AD_EXPECT(STUB(occupancy_fn, "cudaOccupancyMaxPotentialClusterSize")(&out, (void *)0xf,
 									     &config) == want);
-	AG_EXPECT(!known || out == 8);
+	AD_EXPECT(!known || out == 8);
 	if (!known) {
-		AG_EXPECT(!ag_any_call_since(mark));
+		AD_EXPECT(!ad_any_call_since(mark));
 		return;
 	}
-	AG_EXPECT(ag_called_since(mark, "cudaLaunchKernelExC_ptsz"));
-	AG_EXPECT(received()->ptr == &config);
+	AD_EXPECT(ad_called_since(mark, "cudaLaunchKernelExC_ptsz"));
+	AD_EXPECT(received()->ptr == &config);
 }
 
 static int launch_13_on_12(void)
@@ -214,7 +214,7 @@ static int launch_13_on_12(void)
 	launch((const int[]){cudaLaunchAttributeCooperative,
 			     cudaLaunchAttributePreferredSharedMemoryCarveout},
 	       2, 0);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int launch_13_on_11(void)
@@ -223,7 +223,7 @@ static int launch_13_on_11(void)
 	attribute(cudaLaunchAttributeMemSyncDomainMap, 0); /* 12's */
 	launch((const int[]){cudaLaunchAttributeClusterDimension}, 1, 1);
 	launch((const int[]){cudaLaunchAttributeDeviceUpdatableKernelNode}, 1, 0);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int launch_12_on_11(void)
@@ -231,39 +231,39 @@ static int launch_12_on_11(void)
 	attribute(cudaLaunchAttributeAccessPolicyWindow, 1);
 	attribute(cudaLaunchAttributeLaunchCompletionEvent, 0);
 	launch(NULL, 0, 1);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int launch_older_on_newer(void)
 {
 	attribute(cudaLaunchAttributePriority, 1);
 	launch((const int[]){cudaLaunchAttributeClusterDimension}, 1, 1);
-	return ag_finish();
+	return ad_finish();
 }
 
 static void test_pool_props(void)
 {
-	ag_run(13, "12", "pool_13_on_12");
-	ag_run(13, "11", "pool_13_on_11");
-	ag_run(12, "11", "pool_12_on_11");
-	ag_run(12, "13", "pool_12_on_13");
-	ag_run(11, "13", "pool_11_on_newer");
-	ag_run(11, "12", "pool_11_on_newer");
+	ad_run_checked(13, "12", "pool_13_on_12");
+	ad_run_checked(13, "11", "pool_13_on_11");
+	ad_run_checked(12, "11", "pool_12_on_11");
+	ad_run_checked(12, "13", "pool_12_on_13");
+	ad_run_checked(11, "13", "pool_11_on_newer");
+	ad_run_checked(11, "12", "pool_11_on_newer");
 }
 
 static void test_launch_attributes(void)
 {
-	ag_run(13, "12", "launch_13_on_12");
-	ag_run(13, "11", "launch_13_on_11");
-	ag_run(12, "11", "launch_12_on_11");
-	ag_run(12, "13", "launch_older_on_newer");
-	ag_run(11, "13", "launch_older_on_newer");
-	ag_run(11, "12", "launch_older_on_newer");
+	ad_run_checked(13, "12", "launch_13_on_12");
+	ad_run_checked(13, "11", "launch_13_on_11");
+	ad_run_checked(12, "11", "launch_12_on_11");
+	ad_run_checked(12, "13", "launch_older_on_newer");
+	ad_run_checked(11, "13", "launch_older_on_newer");
+	ad_run_checked(11, "12", "launch_older_on_newer");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = ag_suite("pool properties and launch attributes");
+	CU_pSuite s = ad_suite("pool properties and launch attributes");
 
 	if (!s)
 		return;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_graph.h"
+#include "adapters_test.h"
 
 #define POINTER_SIZE(m) CUDASTUB_LAYOUT_cudaPointerAttributes_##m##_SIZE
 /* where 12's last field ends */
@@ -25,78 +25,78 @@ typedef cudaError_t (*get_fn)(void *out, const void *what);
  * same offsets, zeros to size, the guard intact. */
 static void get_struct(const char *name, size_t size, size_t common)
 {
-	get_fn get = (get_fn)ag_stub(name);
-	unsigned char *out = ag_guarded(size);
-	const struct fake_received *got = ag_fake("fake_props_received");
-	int mark = ag_mark();
+	get_fn get = (get_fn)ad_stub_symbol(name);
+	unsigned char *out = ad_guarded(size);
+	const struct fake_received *got = ad_fake_symbol("fake_props_received");
+	int mark = ad_mark();
 
-	AG_EXPECT(get(out, (void *)0x1234) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, name) && got->ptr == (void *)0x1234);
-	AG_EXPECT(ag_pattern_at(out, 0, 0, common));
-	AG_EXPECT(ag_zero_at(out, common, size - common));
-	AG_EXPECT(ag_guard_intact(out, size));
+	AD_EXPECT(get(out, (void *)0x1234) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, name) && got->ptr == (void *)0x1234);
+	AD_EXPECT(ad_pattern_at(out, 0, 0, common));
+	AD_EXPECT(ad_zero_at(out, common, size - common));
+	AD_EXPECT(ad_guard_intact(out, size));
 	/* NULL goes to the runtime, which answers for itself */
-	AG_EXPECT(get(NULL, (void *)0x1234) == cudaErrorInvalidValue);
+	AD_EXPECT(get(NULL, (void *)0x1234) == cudaErrorInvalidValue);
 }
 
 static int pointer_13_on_older(void)
 {
 	get_struct("cudaPointerGetAttributes", POINTER_SIZE(13), POINTER_COMMON);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int pointer_older_on_13(void)
 {
 	get_struct("cudaPointerGetAttributes", POINTER_SIZE(12), POINTER_COMMON);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int func_newer_on_11(void)
 {
 	get_struct("cudaFuncGetAttributes", FUNC_SIZE(12), FUNC_COMMON);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int func_11_on_newer(void)
 {
 	get_struct("cudaFuncGetAttributes", FUNC_SIZE(11), FUNC_COMMON);
-	return ag_finish();
+	return ad_finish();
 }
 
 /* The controls: the same layout, forwarded untouched. */
 static int pointer_forwarded(void)
 {
 	get_struct("cudaPointerGetAttributes", POINTER_SIZE(12), POINTER_SIZE(12));
-	return ag_finish();
+	return ad_finish();
 }
 
 static int func_forwarded(void)
 {
 	get_struct("cudaFuncGetAttributes", FUNC_SIZE(12), FUNC_SIZE(12));
-	return ag_finish();
+	return ad_finish();
 }
 
 static void test_pointer_attributes(void)
 {
-	ag_run(13, "12", "pointer_13_on_older");
-	ag_run(13, "11", "pointer_13_on_older");
-	ag_run(12, "13", "pointer_older_on_13");
-	ag_run(11, "13", "pointer_older_on_13");
-	ag_run(12, "11", "pointer_forwarded");
+	ad_run_checked(13, "12", "pointer_13_on_older");
+	ad_run_checked(13, "11", "pointer_13_on_older");
+	ad_run_checked(12, "13", "pointer_older_on_13");
+	ad_run_checked(11, "13", "pointer_older_on_13");
+	ad_run_checked(12, "11", "pointer_forwarded");
 }
 
 static void test_func_attributes(void)
 {
-	ag_run(13, "11", "func_newer_on_11");
-	ag_run(12, "11", "func_newer_on_11");
-	ag_run(11, "12", "func_11_on_newer");
-	ag_run(11, "13", "func_11_on_newer");
-	ag_run(13, "12", "func_forwarded");
+	ad_run_checked(13, "11", "func_newer_on_11");
+	ad_run_checked(12, "11", "func_newer_on_11");
+	ad_run_checked(11, "12", "func_11_on_newer");
+	ad_run_checked(11, "13", "func_11_on_newer");
+	ad_run_checked(13, "12", "func_forwarded");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = ag_suite("struct layouts");
+	CU_pSuite s = ad_suite("struct layouts");
 
 	if (!s)
 		return;

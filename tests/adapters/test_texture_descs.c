@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adapters_graph.h"
+#include "adapters_test.h"
 
 #define RES(m)	     CUDASTUB_LAYOUT_cudaResourceDesc_##m##_SIZE
 #define RES_FLAGS    CUDASTUB_LAYOUT_cudaResourceDesc_13_flags
@@ -44,14 +44,14 @@ static void fill_descriptors(const struct cudastub_layout *res_layout,
 	memset(res, 0, sizeof res);
 	memset(view, 0, sizeof view);
 	memset(tex, 0, sizeof tex);
-	ag_fill_fields(res, res_layout, RES(12));
-	ag_fill_fields(view, view_layout, VIEW_COMMON);
-	ag_fill_fields(tex, tex_layout, TEX(11));
+	ad_fill_fields(res, res_layout, RES(12));
+	ad_fill_fields(view, view_layout, VIEW_COMMON);
+	ad_fill_fields(tex, tex_layout, TEX(11));
 }
 
 static const struct fake_received *received(int i)
 {
-	return &((const struct fake_received *)ag_fake("fake_descs_received"))[i];
+	return &((const struct fake_received *)ad_fake_symbol("fake_descs_received"))[i];
 }
 
 /* What the fake got as argument i: the caller's pointer itself (the same
@@ -60,12 +60,12 @@ static const struct fake_received *received(int i)
  * is zero, so the fields moved at the same offsets compare as bytes). */
 static void expect_as_is(int i, const void *p)
 {
-	AG_EXPECT(received(i)->ptr == p);
+	AD_EXPECT(received(i)->ptr == p);
 }
 
 static void expect_copied(int i, const void *p, size_t size, size_t common)
 {
-	AG_EXPECT(received(i)->ptr != p && ag_received_as(received(i), p, size, common));
+	AD_EXPECT(received(i)->ptr != p && ad_received_as(received(i), p, size, common));
 }
 
 /* A descriptor the runtime wrote, in the caller's layout of size bytes:
@@ -75,27 +75,28 @@ static void expect_copied(int i, const void *p, size_t size, size_t common)
 static void get_desc(const char *name, const char *theirs, size_t size, size_t common,
 		     const struct cudastub_layout *copied)
 {
-	unsigned char *out = ag_guarded(size);
-	int mark = ag_mark();
+	unsigned char *out = ad_guarded(size);
+	int mark = ad_mark();
 
-	AG_EXPECT(((get_desc_fn)ag_stub(name))(out, 0x7e) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, theirs));
+	AD_EXPECT(((get_desc_fn)ad_stub_symbol(name))(out, 0x7e) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, theirs));
 	if (copied) {
-		AG_EXPECT(copied->size == size && ag_fields_at(out, copied, common));
+		AD_EXPECT(copied->size == size && ad_fields_at(out, copied, common));
 	} else {
-		AG_EXPECT(ag_pattern_at(out, 0, 0, common));
-		AG_EXPECT(ag_zero_at(out, common, size - common));
+		AD_EXPECT(ad_pattern_at(out, 0, 0, common));
+		AD_EXPECT(ad_zero_at(out, common, size - common));
 	}
-	AG_EXPECT(ag_guard_intact(out, size));
-	AG_EXPECT(((get_desc_fn)ag_stub(name))(NULL, 0x7e) == cudaErrorInvalidValue);
+	AD_EXPECT(ad_guard_intact(out, size));
+	AD_EXPECT(((get_desc_fn)ad_stub_symbol(name))(NULL, 0x7e) == cudaErrorInvalidValue);
 }
 
 static cudaError_t create_texture(const char *name, const void *view_or_null)
 {
 	unsigned long long object = 0;
-	cudaError_t err = ((create_texture_fn)ag_stub(name))(&object, res, tex, view_or_null);
+	cudaError_t err =
+		((create_texture_fn)ad_stub_symbol(name))(&object, res, tex, view_or_null);
 
-	AG_EXPECT(err != cudaSuccess || object == 0x7e || object == 0x7f);
+	AD_EXPECT(err != cudaSuccess || object == 0x7e || object == 0x7f);
 	return err;
 }
 
@@ -103,17 +104,17 @@ static cudaError_t create_texture(const char *name, const void *view_or_null)
 static void refuse_new_fields(void)
 {
 	unsigned long long object;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	res[RES_FLAGS] = 1;
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaErrorNotSupported);
-	AG_EXPECT(((create_surface_fn)ag_stub("cudaCreateSurfaceObject"))(&object, res) ==
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaErrorNotSupported);
+	AD_EXPECT(((create_surface_fn)ad_stub_symbol("cudaCreateSurfaceObject"))(&object, res) ==
 		  cudaErrorNotSupported);
 	res[RES_FLAGS] = 0;
 	view[VIEW(13) - 1] = 1;
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaErrorNotSupported);
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaErrorNotSupported);
 	view[VIEW(13) - 1] = 0;
-	AG_EXPECT(!ag_any_call_since(mark));
+	AD_EXPECT(!ad_any_call_since(mark));
 }
 
 /* ---- the 13-ABI stub ---- */
@@ -121,17 +122,17 @@ static void refuse_new_fields(void)
 static int texture_13_on_12(void)
 {
 	unsigned long long object;
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	fill_descriptors(RES_L(13), VIEW_L(13), TEX_L(13));
 	tex[TEX_SEAMLESS] = 1; /* 12 has it */
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
 	expect_copied(0, res, RES(12), RES(12));
 	expect_as_is(1, tex); /* the same layout in 12 and 13 */
 	expect_copied(2, view, VIEW(12), VIEW(12));
-	AG_EXPECT(create_texture("cudaCreateTextureObject", NULL) == cudaSuccess);
-	AG_EXPECT(received(2)->ptr == NULL);
-	AG_EXPECT(((create_surface_fn)ag_stub("cudaCreateSurfaceObject"))(&object, res) ==
+	AD_EXPECT(create_texture("cudaCreateTextureObject", NULL) == cudaSuccess);
+	AD_EXPECT(received(2)->ptr == NULL);
+	AD_EXPECT(((create_surface_fn)ad_stub_symbol("cudaCreateSurfaceObject"))(&object, res) ==
 			  cudaSuccess &&
 		  object == 0x5f);
 	expect_copied(0, res, RES(12), RES(12));
@@ -145,25 +146,25 @@ static int texture_13_on_12(void)
 	/* the same layout in 12 and 13: forwarded */
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc", TEX(13),
 		 TEX(13), NULL);
-	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject"));
-	return ag_finish();
+	AD_EXPECT(ad_called_since(mark, "cudaCreateTextureObject"));
+	return ad_finish();
 }
 
 /* 11.8 has the _v2 texture forms: a 72-byte descriptor goes there. */
 static void texture_newer_on_11(const struct cudastub_layout *res_layout,
 				const struct cudastub_layout *view_layout)
 {
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	fill_descriptors(res_layout, view_layout, TEX_L(12));
 	tex[TEX_SEAMLESS] = 1;
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject_v2"));
-	AG_EXPECT(!ag_called_since(mark, "cudaCreateTextureObject"));
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, "cudaCreateTextureObject_v2"));
+	AD_EXPECT(!ad_called_since(mark, "cudaCreateTextureObject"));
 	expect_as_is(1, tex);
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc_v2", TEX(12),
 		 TEX(12), NULL);
-	AG_EXPECT(!ag_called_since(mark, "cudaGetTextureObjectTextureDesc"));
+	AD_EXPECT(!ad_called_since(mark, "cudaGetTextureObjectTextureDesc"));
 }
 
 static int texture_13_on_11(void)
@@ -174,25 +175,25 @@ static int texture_13_on_11(void)
 	refuse_new_fields();
 	get_desc("cudaGetTextureObjectResourceDesc", "cudaGetTextureObjectResourceDesc", RES(13),
 		 RES(12), RES_L(13));
-	return ag_finish();
+	return ad_finish();
 }
 
 /* An 11.x without the _v2 forms: seamlessCubemap 0 or refused. */
 static int texture_13_on_11_plain(void)
 {
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	fill_descriptors(RES_L(13), VIEW_L(13), TEX_L(13));
 	tex[TEX_SEAMLESS] = 1;
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaErrorNotSupported);
-	AG_EXPECT(!ag_any_call_since(mark));
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaErrorNotSupported);
+	AD_EXPECT(!ad_any_call_since(mark));
 	tex[TEX_SEAMLESS] = 0;
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject"));
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, "cudaCreateTextureObject"));
 	expect_copied(1, tex, TEX(11), TEX(11)); /* 11's 68 bytes */
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc", TEX(12),
 		 TEX(11), TEX_L(13));
-	return ag_finish();
+	return ad_finish();
 }
 
 /* ---- the 12- and 11-ABI stubs ---- */
@@ -201,14 +202,14 @@ static int texture_13_on_11_plain(void)
 static void resource_descs_on_13(void)
 {
 	unsigned long long object;
-	unsigned int *flags = ag_fake("fake_descs_resource_flags");
-	unsigned char *out = ag_guarded(RES(12));
+	unsigned int *flags = ad_fake_symbol("fake_descs_resource_flags");
+	unsigned char *out = ad_guarded(RES(12));
 	int mark;
 
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
 	expect_copied(0, res, RES(13), RES(12));
 	expect_copied(2, view, VIEW(13), VIEW_COMMON);
-	AG_EXPECT(((create_surface_fn)ag_stub("cudaCreateSurfaceObject"))(&object, res) ==
+	AD_EXPECT(((create_surface_fn)ad_stub_symbol("cudaCreateSurfaceObject"))(&object, res) ==
 		  cudaSuccess);
 	expect_copied(0, res, RES(13), RES(12));
 	get_desc("cudaGetTextureObjectResourceDesc", "cudaGetTextureObjectResourceDesc", RES(12),
@@ -219,11 +220,11 @@ static void resource_descs_on_13(void)
 		 VIEW(12), VIEW(12), VIEW_L(12));
 	/* flags that a 12 descriptor cannot hold */
 	*flags = 1;
-	mark = ag_mark();
-	AG_EXPECT(((get_desc_fn)ag_stub("cudaGetTextureObjectResourceDesc"))(out, 0x7e) ==
+	mark = ad_mark();
+	AD_EXPECT(((get_desc_fn)ad_stub_symbol("cudaGetTextureObjectResourceDesc"))(out, 0x7e) ==
 		  cudaErrorNotSupported);
-	AG_EXPECT(ag_called_since(mark, "cudaGetTextureObjectResourceDesc"));
-	AG_EXPECT(ag_guard_intact(out, 0));
+	AD_EXPECT(ad_called_since(mark, "cudaGetTextureObjectResourceDesc"));
+	AD_EXPECT(ad_guard_intact(out, 0));
 	*flags = 0;
 }
 
@@ -233,7 +234,7 @@ static int texture_12_on_13(void)
 	tex[TEX_SEAMLESS] = 1;
 	resource_descs_on_13();
 	expect_as_is(1, tex); /* 72 bytes in both */
-	return ag_finish();
+	return ad_finish();
 }
 
 static int texture_12_on_11(void)
@@ -244,19 +245,19 @@ static int texture_12_on_11(void)
 	/* the resource descriptors have the same layout in 11 and 12 */
 	expect_as_is(0, res);
 	expect_as_is(2, view);
-	AG_EXPECT(((create_surface_fn)ag_stub("cudaCreateSurfaceObject"))(&object, res) ==
+	AD_EXPECT(((create_surface_fn)ad_stub_symbol("cudaCreateSurfaceObject"))(&object, res) ==
 		  cudaSuccess);
 	expect_as_is(0, res);
 	get_desc("cudaGetSurfaceObjectResourceDesc", "cudaGetSurfaceObjectResourceDesc", RES(12),
 		 RES(12), NULL);
-	return ag_finish();
+	return ad_finish();
 }
 
 /* 11's 68-byte texture descriptor on 12.x and 13.x: widened, and read
  * back narrowed (losing seamlessCubemap, as 11's own plain getter does). */
 static void texture_desc_11_on_newer(void)
 {
-	AG_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
+	AD_EXPECT(create_texture("cudaCreateTextureObject", view) == cudaSuccess);
 	expect_copied(1, tex, TEX(12), TEX(11));
 	get_desc("cudaGetTextureObjectTextureDesc", "cudaGetTextureObjectTextureDesc", TEX(11),
 		 TEX(11), TEX_L(11));
@@ -265,11 +266,11 @@ static void texture_desc_11_on_newer(void)
 /* 11's _v2 forms on 12.x and 13.x: their plain names. */
 static void texture_v2_11_on_newer(void)
 {
-	int mark = ag_mark();
+	int mark = ad_mark();
 
 	tex[TEX_SEAMLESS] = 1;
-	AG_EXPECT(create_texture("cudaCreateTextureObject_v2", view) == cudaSuccess);
-	AG_EXPECT(ag_called_since(mark, "cudaCreateTextureObject"));
+	AD_EXPECT(create_texture("cudaCreateTextureObject_v2", view) == cudaSuccess);
+	AD_EXPECT(ad_called_since(mark, "cudaCreateTextureObject"));
 	expect_as_is(1, tex);
 	get_desc("cudaGetTextureObjectTextureDesc_v2", "cudaGetTextureObjectTextureDesc", TEX(12),
 		 TEX(12), NULL);
@@ -283,7 +284,7 @@ static int texture_11_on_12(void)
 	expect_as_is(2, view);
 	texture_v2_11_on_newer();
 	expect_as_is(0, res);
-	return ag_finish();
+	return ad_finish();
 }
 
 static int texture_11_on_13(void)
@@ -293,31 +294,31 @@ static int texture_11_on_13(void)
 	resource_descs_on_13();
 	texture_v2_11_on_newer();
 	expect_copied(0, res, RES(13), RES(12));
-	return ag_finish();
+	return ad_finish();
 }
 
 static void test_13(void)
 {
-	ag_run(13, "12", "texture_13_on_12");
-	ag_run(13, "11", "texture_13_on_11");
-	ag_run(13, "11-plain", "texture_13_on_11_plain");
+	ad_run_checked(13, "12", "texture_13_on_12");
+	ad_run_checked(13, "11", "texture_13_on_11");
+	ad_run_checked(13, "11-plain", "texture_13_on_11_plain");
 }
 
 static void test_12(void)
 {
-	ag_run(12, "13", "texture_12_on_13");
-	ag_run(12, "11", "texture_12_on_11");
+	ad_run_checked(12, "13", "texture_12_on_13");
+	ad_run_checked(12, "11", "texture_12_on_11");
 }
 
 static void test_11(void)
 {
-	ag_run(11, "12", "texture_11_on_12");
-	ag_run(11, "13", "texture_11_on_13");
+	ad_run_checked(11, "12", "texture_11_on_12");
+	ad_run_checked(11, "13", "texture_11_on_13");
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = ag_suite("texture and surface descriptors");
+	CU_pSuite s = ad_suite("texture and surface descriptors");
 
 	if (!s)
 		return;

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 
-#include "adapters_memory.h"
+#include "adapters_test.h"
 
 typedef cudaError_t (*no_args_fn)(void);
 typedef cudaError_t (*set_limit_fn)(enum cudaLimit, size_t);
@@ -28,17 +28,17 @@ static int thread_calls(void)
 	size_t limit = 0;
 	enum cudaFuncCache cache = cudaFuncCachePreferNone;
 
-	am_report("exit", ((no_args_fn)am_symbol("cudaThreadExit"))());
-	am_report("sync", ((no_args_fn)am_symbol("cudaThreadSynchronize"))());
-	am_report("setlimit", ((set_limit_fn)am_symbol("cudaThreadSetLimit"))(
+	ad_report("exit", ((no_args_fn)ad_stub_symbol("cudaThreadExit"))());
+	ad_report("sync", ((no_args_fn)ad_stub_symbol("cudaThreadSynchronize"))());
+	ad_report("setlimit", ((set_limit_fn)ad_stub_symbol("cudaThreadSetLimit"))(
 				      cudaLimitMallocHeapSize, 1 << 20));
-	am_report("getlimit",
-		  ((get_limit_fn)am_symbol("cudaThreadGetLimit"))(&limit, cudaLimitStackSize));
+	ad_report("getlimit",
+		  ((get_limit_fn)ad_stub_symbol("cudaThreadGetLimit"))(&limit, cudaLimitStackSize));
 	printf("getlimit.value=%zu\n", limit);
-	am_report("getcache", ((get_cache_fn)am_symbol("cudaThreadGetCacheConfig"))(&cache));
+	ad_report("getcache", ((get_cache_fn)ad_stub_symbol("cudaThreadGetCacheConfig"))(&cache));
 	printf("getcache.value=%d\n", (int)cache);
-	am_report("setcache",
-		  ((set_cache_fn)am_symbol("cudaThreadSetCacheConfig"))(cudaFuncCachePreferL1));
+	ad_report("setcache", ((set_cache_fn)ad_stub_symbol("cudaThreadSetCacheConfig"))(
+				      cudaFuncCachePreferL1));
 	return 0;
 }
 
@@ -46,7 +46,7 @@ static int thread_calls(void)
 static int thread_exports(void)
 {
 	for (size_t i = 0; i < sizeof thread_names / sizeof *thread_names; i++)
-		printf("%s.exported=%d\n", thread_names[i], am_exports(thread_names[i]));
+		printf("%s.exported=%d\n", thread_names[i], ad_stub_exports(thread_names[i]));
 	return 0;
 }
 
@@ -56,22 +56,22 @@ static void check_on_13(int abi)
 {
 	struct ts_child c;
 
-	if (!am_run(abi, 13, "thread_calls", &c))
+	if (!ad_run_reported(abi, 13, "thread_calls", &c))
 		return;
-	AM_EXPECT(&c, "exit.rc", cudaSuccess);
-	AM_CALLED(&c, "exit", "cudaDeviceReset");
-	AM_EXPECT(&c, "sync.rc", cudaSuccess);
-	AM_CALLED(&c, "sync", "cudaDeviceSynchronize");
-	AM_CALLED(&c, "setlimit", "cudaDeviceSetLimit");
-	AM_EXPECT(&c, "setlimit.arg0", cudaLimitMallocHeapSize);
-	AM_EXPECT(&c, "setlimit.arg1", 1 << 20);
-	AM_CALLED(&c, "getlimit", "cudaDeviceGetLimit");
-	AM_EXPECT(&c, "getlimit.arg1", cudaLimitStackSize);
-	AM_EXPECT(&c, "getlimit.value", 1000 + cudaLimitStackSize);
-	AM_CALLED(&c, "getcache", "cudaDeviceGetCacheConfig");
-	AM_EXPECT(&c, "getcache.value", cudaFuncCachePreferEqual);
-	AM_CALLED(&c, "setcache", "cudaDeviceSetCacheConfig");
-	AM_EXPECT(&c, "setcache.arg0", cudaFuncCachePreferL1);
+	AD_EXPECT_VALUE(&c, "exit.rc", cudaSuccess);
+	AD_CALLED(&c, "exit", "cudaDeviceReset");
+	AD_EXPECT_VALUE(&c, "sync.rc", cudaSuccess);
+	AD_CALLED(&c, "sync", "cudaDeviceSynchronize");
+	AD_CALLED(&c, "setlimit", "cudaDeviceSetLimit");
+	AD_EXPECT_VALUE(&c, "setlimit.arg0", cudaLimitMallocHeapSize);
+	AD_EXPECT_VALUE(&c, "setlimit.arg1", 1 << 20);
+	AD_CALLED(&c, "getlimit", "cudaDeviceGetLimit");
+	AD_EXPECT_VALUE(&c, "getlimit.arg1", cudaLimitStackSize);
+	AD_EXPECT_VALUE(&c, "getlimit.value", 1000 + cudaLimitStackSize);
+	AD_CALLED(&c, "getcache", "cudaDeviceGetCacheConfig");
+	AD_EXPECT_VALUE(&c, "getcache.value", cudaFuncCachePreferEqual);
+	AD_CALLED(&c, "setcache", "cudaDeviceSetCacheConfig");
+	AD_EXPECT_VALUE(&c, "setcache.arg0", cudaFuncCachePreferL1);
 }
 
 static void test_12_on_13(void)
@@ -88,30 +88,30 @@ static void test_12_on_12_forwards(void)
 {
 	struct ts_child c;
 
-	if (!am_run(12, 12, "thread_calls", &c))
+	if (!ad_run_reported(12, 12, "thread_calls", &c))
 		return;
-	AM_CALLED(&c, "sync", "cudaThreadSynchronize");
-	AM_NOT_CALLED(&c, "sync", "cudaDeviceSynchronize");
-	AM_CALLED(&c, "setcache", "cudaThreadSetCacheConfig");
+	AD_CALLED(&c, "sync", "cudaThreadSynchronize");
+	AD_NOT_CALLED(&c, "sync", "cudaDeviceSynchronize");
+	AD_CALLED(&c, "setcache", "cudaThreadSetCacheConfig");
 }
 
 static void test_13_exports_none(void)
 {
 	struct ts_child c;
 
-	if (!am_run(13, 13, "thread_exports", &c))
+	if (!ad_run_reported(13, 13, "thread_exports", &c))
 		return;
 	for (size_t i = 0; i < sizeof thread_names / sizeof *thread_names; i++) {
 		char key[64];
 
 		snprintf(key, sizeof key, "%s.exported", thread_names[i]);
-		AM_EXPECT(&c, key, 0);
+		AD_EXPECT_VALUE(&c, key, 0);
 	}
 }
 
 static void register_suites(void)
 {
-	CU_pSuite s = am_suite("cudaThread* adapters");
+	CU_pSuite s = ad_suite("cudaThread* adapters");
 
 	if (!s)
 		return;
