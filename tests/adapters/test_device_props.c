@@ -1,11 +1,14 @@
 /*
- * Device properties (stubs/cudart/adapt_device_props.c): cudaDeviceProp in
- * the 11.x, 12.x and 13.x layouts, every direction. The caller's struct is
- * checked field by field at the offsets of the generated layout constants:
- * a field both majors have holds the fake's pattern from the runtime's
- * offset; a field the runtime lacks holds FAKE_ATTRIBUTE_BASE + the
- * attribute that reports it when the runtime's headers define one, else 0;
- * every other byte is 0, and nothing past the struct is written.
+ * Device properties: cudaDeviceProp in the 11.x, 12.x and 13.x layouts,
+ * every direction (the spec's `layout cudaDeviceProp` lines and
+ * `same_function cudaGetDeviceProperties cudaGetDeviceProperties_v2`;
+ * stubs/common/layout.c copies the fields and asks the runtime's
+ * cudaDeviceGetAttribute for those its struct lacks). The caller's struct
+ * is checked field by field at the offsets of the generated layout
+ * constants: a field both majors have holds the fake's pattern from the
+ * runtime's offset; a field the runtime lacks holds FAKE_ATTRIBUTE_BASE +
+ * the attribute that reports it when the runtime's headers define one, else
+ * 0; every other byte is 0, and nothing past the struct is written.
  */
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>

@@ -1,8 +1,10 @@
 /*
- * adapt_ext_semaphore.c: cudaSignal/WaitExternalSemaphoresAsync[_ptsz] (13)
- * and the _v2 names of 11 and 12: one function, one 144-byte element, passed
- * on as it is; the plain names of 11 and 12 (the 32-byte _v1 element) are
- * never called by a stub of another ABI.
+ * External semaphores: cudaSignal/WaitExternalSemaphoresAsync[_ptsz] (13)
+ * and the _v2 names of 11 and 12 are one function (the spec's
+ * `same_function` lines for them; the generated routes call the name the
+ * loaded major has), one 144-byte element, passed on as it is; the plain
+ * names of 11 and 12 (the 32-byte _v1 element) are never called by a stub
+ * of another ABI.
  *
  * Fake arguments: semaphores, params, count, stream, and the last element's
  * fence value and flags, read at the 144-byte layout.

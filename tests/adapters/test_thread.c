@@ -1,7 +1,10 @@
 /*
- * adapt_thread.c: the 11- and 12-ABI stubs' cudaThread* on a 13 runtime,
- * which has only the cudaDevice* twins. The fakes of every major export
- * cudaDevice*; those of 11 and 12 also cudaThread*.
+ * cudaThread*: the 11- and 12-ABI stubs' cudaThread* on a 13 runtime, which
+ * has only the cudaDevice* twins (the spec's `same_function cudaThread*
+ * cudaDevice*` lines; the generated routes,
+ * stubs/cudart/generated/cuda-<M>/cudart_routes.c, call the twin). The
+ * fakes of every major export cudaDevice*; those of 11 and 12 also
+ * cudaThread*.
  *
  * Fake arguments: SetLimit limit, value; GetLimit pValue, limit (writes
  * 1000 + limit); GetCacheConfig (writes PreferEqual); SetCacheConfig config.

@@ -6,9 +6,10 @@
  * ABI. FAKE_MAJOR and FAKE_MINOR say which.
  *
  * A fake records what it was called with, so a test can prove that an
- * adapter translated the arguments, and that a gated function never
- * reached a fake whose ABI differs. Tests read the records with dlsym on
- * the fake's handle (dlopen(path, RTLD_NOLOAD)).
+ * adapter or a layout copy (stubs/common/layout.c) translated the
+ * arguments, and that a gated function never reached a fake whose ABI
+ * differs. Tests read the records with dlsym on the fake's handle
+ * (dlopen(path, RTLD_NOLOAD)).
  */
 #ifndef CUDASTUB_FAKE_CUDART_H
 #define CUDASTUB_FAKE_CUDART_H

@@ -1,9 +1,10 @@
 /*
- * The functions of the memory-location, capture-info, cudaThread*, graph
- * instantiation and update, driver entry point and external semaphore
- * adapters (stubs/cudart/adapt_{mem_location,capture_info,thread,
- * instantiate,exec_update,entry_point,ext_semaphore}.c), each under the
- * names and with the prototypes that this major's real libcudart exports:
+ * The functions that the memory-location, capture-info, graph
+ * instantiation and update and driver entry point adapters
+ * (stubs/cudart/adapt_{mem_location,capture_info,instantiate,exec_update,
+ * entry_point}.c) and the spec's `same_function` lines for cudaThread* and
+ * the external semaphores reach, each under the names and with the
+ * prototypes that this major's real libcudart exports:
  *
  *   every major  cudaDevice{Reset,Synchronize,SetLimit,GetLimit,
  *                GetCacheConfig,SetCacheConfig}, cudaGraphInstantiateWithFlags
