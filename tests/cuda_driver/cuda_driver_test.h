@@ -56,7 +56,7 @@ const char *cd_lib_path(const struct cd_lib *lib);
 /* Build outputs and sources (static strings). */
 const char *cd_stub(void);	   /* <build>/stubs/cuda_driver/libcuda_stub.so */
 const char *cd_shim(void);	   /* <build>/shim/driver/libcuda.so.1, or NULL */
-const char *cd_fake(void);	   /* <build>/tests/fakes/cuda-driver/libcuda.so.1 */
+const char *cd_fake(void);	   /* <build>/tests/cuda_driver/fakes/cuda-driver/libcuda.so.1 */
 const char *cd_symbols_file(void); /* stubs/cuda_driver/generated/cuda-<M>/cuda.symbols */
 const char *cd_abi_record(void);   /* tools/gen_stubs/data/abi/cuda-<M.m>.abi of the build */
 

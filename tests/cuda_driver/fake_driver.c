@@ -1,5 +1,5 @@
 /*
- * The fake driver (tests/fakes/cuda_driver, CUDA 12.4, built without
+ * The fake driver (tests/cuda_driver/fakes, CUDA 12.4, built without
  * NVIDIA's headers) through the stub and through the shim, selected by
  * CUDASTUB_CUDA_PATH. The fake records which symbol each call reached:
  *

@@ -90,25 +90,25 @@ static const char *soname(int abi)
 	return abi == 11 ? "libcudart.so.11.0" : abi == 12 ? "libcudart.so.12" : "libcudart.so.13";
 }
 
-const char *ct_matrix_stub(int abi)
+const char *ct_abi_stub(int abi)
 {
 	static char paths[16][PATH_MAX];
 	char *path = paths[abi % 16];
 
 	if (abi == CT_ABI_MAJOR)
 		return ct_stub();
-	snprintf(path, PATH_MAX, "%s/abi-%d/libcudart_stub.so", CT_MATRIX_DIR, abi);
+	snprintf(path, PATH_MAX, "%s/abi-%d/libcudart_stub.so", CT_ABI_STUBS_DIR, abi);
 	return access(path, F_OK) == 0 ? path : NULL;
 }
 
-const char *ct_matrix_shim(int abi)
+const char *ct_abi_shim(int abi)
 {
 	static char paths[16][PATH_MAX];
 	char *path = paths[abi % 16];
 
 	if (abi == CT_ABI_MAJOR)
 		return ct_shim();
-	snprintf(path, PATH_MAX, "%s/abi-%d/shim/%s", CT_MATRIX_DIR, abi, soname(abi));
+	snprintf(path, PATH_MAX, "%s/abi-%d/shim/%s", CT_ABI_STUBS_DIR, abi, soname(abi));
 	return access(path, F_OK) == 0 ? path : NULL;
 }
 

@@ -54,8 +54,8 @@ const char *ct_runtime_dir(const struct ct_runtime *rt, char *buf, size_t size);
 
 /* Build outputs and sources (static strings). */
 const char *ct_stub(void);		/* <build>/stubs/cudart/libcudart_stub.so */
-const char *ct_matrix_stub(int abi);	/* the 11/12-ABI stub, or NULL */
-const char *ct_matrix_shim(int abi);	/* abi-<M>/shim/libcudart.so.<M>, or NULL */
+const char *ct_abi_stub(int abi);	/* the 11/12-ABI stub, or NULL */
+const char *ct_abi_shim(int abi);	/* abi-<M>/shim/libcudart.so.<M>, or NULL */
 const char *ct_shim(void);		/* <build>/shim/libcudart.so.<abi>, or NULL */
 const char *ct_symbols_file(int abi);	/* stubs/cudart/generated/cuda-<M>/cudart.symbols */
 const char *ct_abi_record(int major);	/* tools/gen_stubs/data/abi/cudart-<M.m>.abi */

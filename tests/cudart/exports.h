@@ -8,7 +8,8 @@
  *                     the committed export lists) and exports_header.c (the
  *                     header's functions, parsed by the C compiler)
  *   exports_shape.c   each export is a tail jump through its own slot
- * Each test runs for the build's ABI and the 12- and 11-ABI matrix stubs.
+ * Each test runs for the build's ABI and the 12- and 11-ABI stubs of
+ * tests/abi_stubs.cmake.
  */
 #ifndef CUDASTUB_CUDART_EXPORTS_H
 #define CUDASTUB_CUDART_EXPORTS_H

@@ -27,7 +27,7 @@ void ex_prototyped(struct ts_names *s)
 
 const char *ex_stub(int shim)
 {
-	const char *path = shim ? ct_matrix_shim(ex_abi) : ct_matrix_stub(ex_abi);
+	const char *path = shim ? ct_abi_shim(ex_abi) : ct_abi_stub(ex_abi);
 	char why[256];
 
 	if (path)

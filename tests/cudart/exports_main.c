@@ -1,6 +1,7 @@
 /*
  * What the runtime stub exports: one suite per stub ABI (the build's, and
- * the 12- and 11-ABI matrix stubs), the same tests in each.
+ * the 12- and 11-ABI stubs of tests/abi_stubs.cmake), the same tests in
+ * each.
  */
 #include "exports.h"
 

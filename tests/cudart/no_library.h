@@ -2,7 +2,8 @@
  * The runtime stub without a runtime: CUDASTUB_CUDART_PATH=/nonexistent,
  * or a pin to a major this machine lacks. The parent
  * (no_library_main.c) runs each stub ABI (the build's, and the 12- and
- * 11-ABI matrix stubs) in both ways; the children open the stub by path:
+ * 11-ABI stubs of tests/abi_stubs.cmake) in both ways; the children open
+ * the stub by path:
  *
  *   no_library_exports.c  every export, called once with zero arguments
  *   no_library_child.c    the probes, the error names and strings, the

@@ -1,8 +1,9 @@
 /*
  * The runtime stub without a runtime. One CUnit suite per stub ABI (the
- * build's, then the 12- and 11-ABI matrix stubs) and per way of finding
- * nothing (CUDASTUB_CUDART_PATH=/nonexistent; CUDASTUB_CUDART_MAJOR=11 on
- * a machine without CUDA 11), the same tests in each:
+ * build's, then the 12- and 11-ABI stubs of tests/abi_stubs.cmake) and per
+ * way of finding nothing (CUDASTUB_CUDART_PATH=/nonexistent;
+ * CUDASTUB_CUDART_MAJOR=11 on a machine without CUDA 11), the same tests in
+ * each:
  *
  *  - every export returns without a crash, with the documented value;
  *  - the three probes set their outputs to 0 and return 34;
@@ -28,7 +29,7 @@ static char label[64];
 static int run(const char *scenario, struct ts_child *child)
 {
 	const struct ct_runtime *rt = ct_runtime_of_major(abi);
-	const char *stub = ct_matrix_stub(abi);
+	const char *stub = ct_abi_stub(abi);
 	struct ts_env env = {0};
 	char real[PATH_MAX], why[256];
 
@@ -196,7 +197,7 @@ static void register_suites(void)
 		CU_pSuite suite;
 
 		if (i >= 2 && abis[i / 2] == CT_ABI_MAJOR)
-			continue; /* a build for 12 or 11 has no matrix stub of its own ABI */
+			continue; /* a build for 12 or 11: its own ABI is the build's stub */
 		snprintf(name, sizeof name, "cudart without a runtime: %d-ABI stub, %s",
 			 abis[i / 2], i % 2 ? "pin 11" : "path /nonexistent");
 		suite = CU_add_suite(name, selectors[i], NULL);

@@ -85,8 +85,8 @@ static const char *fake13(void)
 {
 	static char path[PATH_MAX];
 
-	snprintf(path, sizeof path, "%s/tests/fakes/cudart-%d/libcudart.so.%d", ts_build_dir(),
-		 ct_build_abi(), ct_build_abi());
+	snprintf(path, sizeof path, "%s/tests/cudart/fakes/cudart-%d/libcudart.so.%d",
+		 ts_build_dir(), ct_build_abi(), ct_build_abi());
 	return ts_present(path, "build the fakes (cudastub_fakes)");
 }
 

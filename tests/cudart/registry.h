@@ -1,7 +1,7 @@
 /*
  * Deferred registration and its replay (stubs/cudart/cudart_registry.c),
  * proven with the fake runtimes, which log every registration call they
- * receive (tests/fakes/cudart/fake_cudart_register.c):
+ * receive (tests/cudart/fakes/fake_cudart_register.c):
  *   registry_main.c   the suites: every stub ABI and shim on every fake
  *   registry_child.c  the scenarios, run in a child each
  */

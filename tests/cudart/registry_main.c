@@ -32,8 +32,8 @@ static const char *fake_path(int major)
 	char *path = paths[major % 16];
 	char why[4300];
 
-	snprintf(path, sizeof paths[0], "%s/tests/fakes/cudart-%d/libcudart.so.%s", ts_build_dir(),
-		 major,
+	snprintf(path, sizeof paths[0], "%s/tests/cudart/fakes/cudart-%d/libcudart.so.%s",
+		 ts_build_dir(), major,
 		 major == 11   ? "11.0"
 		 : major == 12 ? "12"
 			       : "13");
@@ -47,7 +47,7 @@ static const char *fake_path(int major)
 /* The stub (shim = 0) or shim (1) of an ABI, or NULL after a skip. */
 static const char *stub_of(int abi, int shim)
 {
-	const char *path = shim ? ct_matrix_shim(abi) : ct_matrix_stub(abi);
+	const char *path = shim ? ct_abi_shim(abi) : ct_abi_stub(abi);
 	char why[128];
 
 	if (path)

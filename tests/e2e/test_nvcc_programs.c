@@ -446,8 +446,8 @@ static void test_on_fake_runtime(void)
 
 	if (!programs_built())
 		return;
-	snprintf(fake, sizeof fake, "%s/tests/fakes/cudart-%d/libcudart.so.%d", ts_build_dir(),
-		 E2E_ABI_MAJOR, E2E_ABI_MAJOR);
+	snprintf(fake, sizeof fake, "%s/tests/cudart/fakes/cudart-%d/libcudart.so.%d",
+		 ts_build_dir(), E2E_ABI_MAJOR, E2E_ABI_MAJOR);
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
 		struct ts_env env = {0};
 

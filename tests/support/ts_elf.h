@@ -1,7 +1,7 @@
 /*
  * What a shared library exports, and what its exported functions are made
- * of: shared by the suites that check a stub's exports (tests/unit,
- * tests/cudart).
+ * of: shared by the suites that check a stub's exports (tests/nvrtc,
+ * tests/cudart, tests/cuda_driver).
  *
  *   names    a set of symbol names, read from a list file or from nm -D
  *   shapes   objdump's view of each function: is it a tail jump through a

@@ -1,0 +1,333 @@
+/*
+ * adapt_capture_info.c: cudaStreamGetCaptureInfo between 11's three
+ * outputs, the _v2 form (no edge data), 12's _v3 and 13's form (edge data).
+ *
+ * The fakes answer status Active, id major*100+1 (three-output form) or
+ * major*100+2 (the others), graph AD_GRAPH, three dependencies 0xd1..0xd3;
+ * the edge-data forms give ports 1, 2, 3. Fake arguments: stream, status,
+ * id, graph, dependencies, [edge data,] count (pointers).
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+
+#include "adapters_test.h"
+
+#define STREAM ((cudaStream_t)0x5)
+
+typedef cudaError_t (*three_fn)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *);
+typedef cudaError_t (*v2_fn)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *,
+			     cudaGraph_t *, const cudaGraphNode_t **, size_t *);
+typedef cudaError_t (*edges_fn)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *,
+				cudaGraph_t *, const cudaGraphNode_t **, const cudaGraphEdgeData **,
+				size_t *);
+
+/* ---- child scenarios ---- */
+
+static void print_outputs(const char *step, enum cudaStreamCaptureStatus status,
+			  unsigned long long id, cudaGraph_t graph, const cudaGraphNode_t *deps,
+			  size_t num)
+{
+	printf("%s.status=%d\n%s.id=%llu\n%s.graph=%lld\n%s.num=%zu\n", step, (int)status, step, id,
+	       step, (long long)(intptr_t)graph, step, num);
+	printf("%s.dep2=%lld\n", step, deps ? (long long)(intptr_t)deps[2] : -1);
+}
+
+static void print_edges(const char *step, const cudaGraphEdgeData *edges, size_t num)
+{
+	int ports = 0, others = 0;
+
+	for (size_t i = 0; edges && i < num; i++) {
+		ports += edges[i].from_port;
+		others |= edges[i].to_port | edges[i].type;
+		for (int k = 0; k < 5; k++)
+			others |= edges[i].reserved[k];
+	}
+	printf("%s.edges_set=%d\n%s.from_ports=%d\n%s.other_edge_bits=%d\n", step, edges != NULL,
+	       step, ports, step, others);
+}
+
+/* One call of an edge-data form with every output, printed under step. */
+static void call_edges(const char *step, edges_fn fn)
+{
+	enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+	unsigned long long id = 0;
+	cudaGraph_t graph = NULL;
+	const cudaGraphNode_t *deps = NULL;
+	const cudaGraphEdgeData *edges = NULL;
+	size_t num = 0;
+	int rc = fn(STREAM, &status, &id, &graph, &deps, &edges, &num);
+
+	ad_report(step, rc);
+	print_outputs(step, status, id, graph, deps, num);
+	print_edges(step, edges, num);
+}
+
+static void call_v2(const char *step, v2_fn fn)
+{
+	enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+	unsigned long long id = 0;
+	cudaGraph_t graph = NULL;
+	const cudaGraphNode_t *deps = NULL;
+	size_t num = 0;
+	int rc = fn(STREAM, &status, &id, &graph, &deps, &num);
+
+	ad_report(step, rc);
+	print_outputs(step, status, id, graph, deps, num);
+}
+
+static void call_three(const char *step, three_fn fn)
+{
+	enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+	unsigned long long id = 0;
+	int rc = fn(STREAM, &status, &id);
+
+	ad_report(step, rc);
+	printf("%s.status=%d\n%s.id=%llu\n", step, (int)status, step, id);
+}
+
+/* 13's form and, for a 12-ABI stub, _v3. */
+static void edge_forms(const char *plain, const char *ptsz)
+{
+	edges_fn fn = (edges_fn)ad_stub_symbol(plain);
+	enum cudaStreamCaptureStatus status;
+	const cudaGraphEdgeData *edges = NULL;
+	size_t num = 0;
+	const cudaGraphNode_t *deps = NULL;
+
+	call_edges("all", fn);
+	call_edges("ptsz", (edges_fn)ad_stub_symbol(ptsz));
+	/* edge data without the dependencies it parallels */
+	ad_report("nodeps", fn(STREAM, &status, NULL, NULL, NULL, &edges, &num));
+	/* edge data without a count */
+	ad_report("nocount", fn(STREAM, &status, NULL, NULL, &deps, &edges, NULL));
+	print_edges("nocount", edges, 3);
+}
+
+static int capture_13(void)
+{
+	edge_forms("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_ptsz");
+	return 0;
+}
+
+static int capture_v3(void)
+{
+	edge_forms("cudaStreamGetCaptureInfo_v3", "cudaStreamGetCaptureInfo_v3_ptsz");
+	return 0;
+}
+
+static int capture_v2(void)
+{
+	call_v2("v2", (v2_fn)ad_stub_symbol("cudaStreamGetCaptureInfo_v2"));
+	call_v2("ptsz", (v2_fn)ad_stub_symbol("cudaStreamGetCaptureInfo_v2_ptsz"));
+	return 0;
+}
+
+static int capture_three(void)
+{
+	call_three("plain", (three_fn)ad_stub_symbol("cudaStreamGetCaptureInfo"));
+	call_three("ptsz", (three_fn)ad_stub_symbol("cudaStreamGetCaptureInfo_ptsz"));
+	return 0;
+}
+
+/* ---- checks ---- */
+
+static void expect_outputs(const struct ts_child *c, const char *step, int fake_major)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "%s.rc", step);
+	AD_EXPECT_VALUE(c, key, cudaSuccess);
+	snprintf(key, sizeof key, "%s.status", step);
+	AD_EXPECT_VALUE(c, key, cudaStreamCaptureStatusActive);
+	snprintf(key, sizeof key, "%s.id", step);
+	AD_EXPECT_VALUE(c, key, fake_major * 100 + 2);
+	snprintf(key, sizeof key, "%s.graph", step);
+	AD_EXPECT_VALUE(c, key, AD_GRAPH);
+	snprintf(key, sizeof key, "%s.num", step);
+	AD_EXPECT_VALUE(c, key, 3);
+	snprintf(key, sizeof key, "%s.dep2", step);
+	AD_EXPECT_VALUE(c, key, 0xd3);
+}
+
+/* Edge data made up for a runtime without it: three plain edges. */
+static void expect_plain_edges(const struct ts_child *c, const char *step)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "%s.edges_set", step);
+	AD_EXPECT_VALUE(c, key, 1);
+	snprintf(key, sizeof key, "%s.from_ports", step);
+	AD_EXPECT_VALUE(c, key, 0);
+	snprintf(key, sizeof key, "%s.other_edge_bits", step);
+	AD_EXPECT_VALUE(c, key, 0);
+}
+
+/* The runtime's own edge data, ports 1 + 2 + 3. */
+static void expect_runtime_edges(const struct ts_child *c, const char *step)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "%s.from_ports", step);
+	AD_EXPECT_VALUE(c, key, 6);
+}
+
+static void test_13_on_12_takes_v3(void)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(13, 12, "capture_13", &c))
+		return;
+	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v3");
+	AD_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
+	expect_outputs(&c, "all", 12);
+	expect_runtime_edges(&c, "all");
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v3_ptsz");
+	AD_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_outputs(&c, "ptsz", 12);
+}
+
+static void check_edges_on_11(const char *scenario, int abi)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(abi, 11, scenario, &c))
+		return;
+	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v2");
+	AD_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
+	expect_outputs(&c, "all", 11);
+	expect_plain_edges(&c, "all");
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
+	AD_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_outputs(&c, "ptsz", 11);
+	expect_plain_edges(&c, "ptsz");
+	AD_EXPECT_VALUE(&c, "nodeps.rc", cudaErrorInvalidValue);
+	AD_NO_CALLS(&c, "nodeps");
+	AD_EXPECT_VALUE(&c, "nocount.rc", cudaSuccess);
+	AD_CALLED(&c, "nocount", "cudaStreamGetCaptureInfo_v2");
+	expect_plain_edges(&c, "nocount");
+}
+
+static void test_13_on_11_takes_v2_with_plain_edges(void)
+{
+	check_edges_on_11("capture_13", 13);
+}
+
+static void test_12_v3_on_11_takes_v2_with_plain_edges(void)
+{
+	check_edges_on_11("capture_v3", 12);
+}
+
+static void test_12_v3_on_13_takes_13s(void)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(12, 13, "capture_v3", &c))
+		return;
+	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
+	expect_outputs(&c, "all", 13);
+	expect_runtime_edges(&c, "all");
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_runtime_edges(&c, "ptsz");
+}
+
+static void check_v2_on_13(int abi)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(abi, 13, "capture_v2", &c))
+		return;
+	AD_CALLED(&c, "v2", "cudaStreamGetCaptureInfo");
+	expect_outputs(&c, "v2", 13);
+	AD_EXPECT_VALUE(&c, "v2.arg5", 0); /* no edge data asked for */
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_outputs(&c, "ptsz", 13);
+	AD_EXPECT_VALUE(&c, "ptsz.arg5", 0);
+}
+
+static void test_12_v2_on_13(void)
+{
+	check_v2_on_13(12);
+}
+
+static void test_11_v2_on_13(void)
+{
+	check_v2_on_13(11);
+}
+
+static void test_11_three_outputs_on_13(void)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(11, 13, "capture_three", &c))
+		return;
+	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(&c, "plain.rc", cudaSuccess);
+	AD_EXPECT_VALUE(&c, "plain.status", cudaStreamCaptureStatusActive);
+	AD_EXPECT_VALUE(&c, "plain.id", 1302);
+	for (int i = 3; i <= 6; i++) { /* graph, dependencies, edges, count: NULL */
+		char key[32];
+
+		snprintf(key, sizeof key, "plain.arg%d", i);
+		AD_EXPECT_VALUE(&c, key, 0);
+	}
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.id", 1302);
+}
+
+static void test_11_three_outputs_on_12_takes_v2(void)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(11, 12, "capture_three", &c))
+		return;
+	/* 12's own three-output export has 11's ABI, but 12 no longer
+	 * declares it: the stub asks _v2 for the same two outputs */
+	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo_v2");
+	AD_NOT_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(&c, "plain.id", 1202);
+	AD_EXPECT_VALUE(&c, "plain.arg3", 0);
+	AD_EXPECT_VALUE(&c, "plain.arg4", 0);
+	AD_EXPECT_VALUE(&c, "plain.arg5", 0);
+	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
+	AD_EXPECT_VALUE(&c, "ptsz.id", 1202);
+}
+
+static void test_11_three_outputs_on_11_forwards(void)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(11, 11, "capture_three", &c))
+		return;
+	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(&c, "plain.id", 1101);
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = ad_suite("capture info adapters");
+
+	if (!s)
+		return;
+	CU_add_test(s, "13 on 12: _v3", test_13_on_12_takes_v3);
+	CU_add_test(s, "13 on 11: _v2, plain edges", test_13_on_11_takes_v2_with_plain_edges);
+	CU_add_test(s, "12 _v3 on 11: _v2, plain edges",
+		    test_12_v3_on_11_takes_v2_with_plain_edges);
+	CU_add_test(s, "12 _v3 on 13: 13's", test_12_v3_on_13_takes_13s);
+	CU_add_test(s, "12 _v2 on 13: 13's, no edge data", test_12_v2_on_13);
+	CU_add_test(s, "11 _v2 on 13: 13's, no edge data", test_11_v2_on_13);
+	CU_add_test(s, "11 three outputs on 13", test_11_three_outputs_on_13);
+	CU_add_test(s, "11 three outputs on 12: _v2", test_11_three_outputs_on_12_takes_v2);
+	CU_add_test(s, "11 three outputs on 11: forwards", test_11_three_outputs_on_11_forwards);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"capture_13", capture_13},
+						       {"capture_v3", capture_v3},
+						       {"capture_v2", capture_v2},
+						       {"capture_three", capture_three},
+						       {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,184 @@
+/*
+ * External semaphores: cudaSignal/WaitExternalSemaphoresAsync[_ptsz] (13)
+ * and the _v2 names of 11 and 12 are one function (the spec's
+ * `same_function` lines for them; the generated routes call the name the
+ * loaded major has), one 144-byte element, passed on as it is; the plain
+ * names of 11 and 12 (the 32-byte _v1 element) are never called by a stub
+ * of another ABI.
+ *
+ * Fake arguments: semaphores, params, count, stream, and the last element's
+ * fence value and flags, read at the 144-byte layout.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "adapters_test.h"
+
+#define STREAM ((cudaStream_t)0x5)
+
+typedef cudaError_t (*signal_fn)(const cudaExternalSemaphore_t *,
+				 const struct cudaExternalSemaphoreSignalParams *, unsigned int,
+				 cudaStream_t);
+typedef cudaError_t (*wait_fn)(const cudaExternalSemaphore_t *,
+			       const struct cudaExternalSemaphoreWaitParams *, unsigned int,
+			       cudaStream_t);
+
+/* ---- child scenarios ---- */
+
+/* Calls the four names with two elements; the second says fence 77, flags 1. */
+static void call_all(const char *signal, const char *signal_ptsz, const char *wait,
+		     const char *wait_ptsz)
+{
+	cudaExternalSemaphore_t sems[2] = {(cudaExternalSemaphore_t)0x51,
+					   (cudaExternalSemaphore_t)0x52};
+	struct cudaExternalSemaphoreSignalParams sp[2];
+	struct cudaExternalSemaphoreWaitParams wp[2];
+
+	memset(sp, 0, sizeof sp);
+	memset(wp, 0, sizeof wp);
+	sp[1].params.fence.value = 77;
+	sp[1].flags = 1;
+	wp[1].params.fence.value = 78;
+	wp[1].flags = 1;
+	printf("sems=%lld\nsignal_params=%lld\nwait_params=%lld\n", (long long)(intptr_t)sems,
+	       (long long)(intptr_t)sp, (long long)(intptr_t)wp);
+	ad_report("signal", ((signal_fn)ad_stub_symbol(signal))(sems, sp, 2, STREAM));
+	ad_report("signal_ptsz", ((signal_fn)ad_stub_symbol(signal_ptsz))(sems, sp, 2, STREAM));
+	ad_report("wait", ((wait_fn)ad_stub_symbol(wait))(sems, wp, 2, STREAM));
+	ad_report("wait_ptsz", ((wait_fn)ad_stub_symbol(wait_ptsz))(sems, wp, 2, STREAM));
+}
+
+static int semaphores_13(void)
+{
+	call_all("cudaSignalExternalSemaphoresAsync", "cudaSignalExternalSemaphoresAsync_ptsz",
+		 "cudaWaitExternalSemaphoresAsync", "cudaWaitExternalSemaphoresAsync_ptsz");
+	return 0;
+}
+
+static int semaphores_v2(void)
+{
+	call_all("cudaSignalExternalSemaphoresAsync_v2",
+		 "cudaSignalExternalSemaphoresAsync_v2_ptsz", "cudaWaitExternalSemaphoresAsync_v2",
+		 "cudaWaitExternalSemaphoresAsync_v2_ptsz");
+	return 0;
+}
+
+/* ---- checks ---- */
+
+/* The step reached the fake's `target`, never `other` (the same function
+ * under the name the other majors give it, or the _v1 form), with the
+ * caller's own arrays, read at the 144-byte layout. */
+static void expect_step(const struct ts_child *c, const char *step, const char *target,
+			const char *other, const char *params_key, long long fence)
+{
+	char key[64];
+
+	AD_CALLED(c, step, target);
+	AD_NOT_CALLED(c, step, other);
+	snprintf(key, sizeof key, "%s.rc", step);
+	AD_EXPECT_VALUE(c, key, cudaSuccess);
+	snprintf(key, sizeof key, "%s.arg0", step);
+	AD_SAME(c, key, "sems");
+	snprintf(key, sizeof key, "%s.arg1", step);
+	AD_SAME(c, key, params_key);
+	snprintf(key, sizeof key, "%s.arg2", step);
+	AD_EXPECT_VALUE(c, key, 2);
+	snprintf(key, sizeof key, "%s.arg3", step);
+	AD_EXPECT_VALUE(c, key, 0x5);
+	snprintf(key, sizeof key, "%s.arg4", step);
+	AD_EXPECT_VALUE(c, key, fence);
+	snprintf(key, sizeof key, "%s.arg5", step);
+	AD_EXPECT_VALUE(c, key, 1);
+}
+
+/* A caller reaching the _v2 names of an 11 or 12 runtime. */
+static void expect_v2_targets(const struct ts_child *c)
+{
+	expect_step(c, "signal", "cudaSignalExternalSemaphoresAsync_v2",
+		    "cudaSignalExternalSemaphoresAsync", "signal_params", 77);
+	expect_step(c, "signal_ptsz", "cudaSignalExternalSemaphoresAsync_v2_ptsz",
+		    "cudaSignalExternalSemaphoresAsync_ptsz", "signal_params", 77);
+	expect_step(c, "wait", "cudaWaitExternalSemaphoresAsync_v2",
+		    "cudaWaitExternalSemaphoresAsync", "wait_params", 78);
+	expect_step(c, "wait_ptsz", "cudaWaitExternalSemaphoresAsync_v2_ptsz",
+		    "cudaWaitExternalSemaphoresAsync_ptsz", "wait_params", 78);
+}
+
+/* A caller reaching 13's plain names. */
+static void expect_13_targets(const struct ts_child *c)
+{
+	expect_step(c, "signal", "cudaSignalExternalSemaphoresAsync",
+		    "cudaSignalExternalSemaphoresAsync_v2", "signal_params", 77);
+	expect_step(c, "signal_ptsz", "cudaSignalExternalSemaphoresAsync_ptsz",
+		    "cudaSignalExternalSemaphoresAsync_v2_ptsz", "signal_params", 77);
+	expect_step(c, "wait", "cudaWaitExternalSemaphoresAsync",
+		    "cudaWaitExternalSemaphoresAsync_v2", "wait_params", 78);
+	expect_step(c, "wait_ptsz", "cudaWaitExternalSemaphoresAsync_ptsz",
+		    "cudaWaitExternalSemaphoresAsync_v2_ptsz", "wait_params", 78);
+}
+
+static void check(int abi, int fake_major)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(abi, fake_major, abi == 13 ? "semaphores_13" : "semaphores_v2", &c))
+		return;
+	if (fake_major == 13)
+		expect_13_targets(&c);
+	else
+		expect_v2_targets(&c);
+}
+
+static void test_13_on_12(void)
+{
+	check(13, 12);
+}
+
+static void test_13_on_11(void)
+{
+	check(13, 11);
+}
+
+static void test_12_on_13(void)
+{
+	check(12, 13);
+}
+
+static void test_11_on_13(void)
+{
+	check(11, 13);
+}
+
+static void test_12_on_11(void)
+{
+	check(12, 11);
+}
+
+static void test_11_on_12(void)
+{
+	check(11, 12);
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = ad_suite("external semaphore adapters");
+
+	if (!s)
+		return;
+	CU_add_test(s, "13 on 12: _v2", test_13_on_12);
+	CU_add_test(s, "13 on 11: _v2", test_13_on_11);
+	CU_add_test(s, "12 _v2 on 13: plain names", test_12_on_13);
+	CU_add_test(s, "11 _v2 on 13: plain names", test_11_on_13);
+	CU_add_test(s, "12 _v2 on 11: _v2", test_12_on_11);
+	CU_add_test(s, "11 _v2 on 12: _v2", test_11_on_12);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {
+		{"semaphores_13", semaphores_13}, {"semaphores_v2", semaphores_v2}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,133 @@
+/*
+ * cudaThread*: the 11- and 12-ABI stubs' cudaThread* on a 13 runtime, which
+ * has only the cudaDevice* twins (the spec's `same_function cudaThread*
+ * cudaDevice*` lines; the generated routes,
+ * stubs/cudart/generated/cuda-<M>/cudart_routes.c, call the twin). The
+ * fakes of every major export cudaDevice*; those of 11 and 12 also
+ * cudaThread*.
+ *
+ * Fake arguments: SetLimit limit, value; GetLimit pValue, limit (writes
+ * 1000 + limit); GetCacheConfig (writes PreferEqual); SetCacheConfig config.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+
+#include "adapters_test.h"
+
+typedef cudaError_t (*no_args_fn)(void);
+typedef cudaError_t (*set_limit_fn)(enum cudaLimit, size_t);
+typedef cudaError_t (*get_limit_fn)(size_t *, enum cudaLimit);
+typedef cudaError_t (*get_cache_fn)(enum cudaFuncCache *);
+typedef cudaError_t (*set_cache_fn)(enum cudaFuncCache);
+
+static const char *const thread_names[] = {"cudaThreadExit",	       "cudaThreadSynchronize",
+					   "cudaThreadSetLimit",       "cudaThreadGetLimit",
+					   "cudaThreadGetCacheConfig", "cudaThreadSetCacheConfig"};
+
+/* ---- child scenarios ---- */
+
+static int thread_calls(void)
+{
+	size_t limit = 0;
+	enum cudaFuncCache cache = cudaFuncCachePreferNone;
+
+	ad_report("exit", ((no_args_fn)ad_stub_symbol("cudaThreadExit"))());
+	ad_report("sync", ((no_args_fn)ad_stub_symbol("cudaThreadSynchronize"))());
+	ad_report("setlimit", ((set_limit_fn)ad_stub_symbol("cudaThreadSetLimit"))(
+				      cudaLimitMallocHeapSize, 1 << 20));
+	ad_report("getlimit",
+		  ((get_limit_fn)ad_stub_symbol("cudaThreadGetLimit"))(&limit, cudaLimitStackSize));
+	printf("getlimit.value=%zu\n", limit);
+	ad_report("getcache", ((get_cache_fn)ad_stub_symbol("cudaThreadGetCacheConfig"))(&cache));
+	printf("getcache.value=%d\n", (int)cache);
+	ad_report("setcache", ((set_cache_fn)ad_stub_symbol("cudaThreadSetCacheConfig"))(
+				      cudaFuncCachePreferL1));
+	return 0;
+}
+
+/* The 13-ABI stub exports none of them, as 13.0 does not. */
+static int thread_exports(void)
+{
+	for (size_t i = 0; i < sizeof thread_names / sizeof *thread_names; i++)
+		printf("%s.exported=%d\n", thread_names[i], ad_stub_exports(thread_names[i]));
+	return 0;
+}
+
+/* ---- checks ---- */
+
+static void check_on_13(int abi)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(abi, 13, "thread_calls", &c))
+		return;
+	AD_EXPECT_VALUE(&c, "exit.rc", cudaSuccess);
+	AD_CALLED(&c, "exit", "cudaDeviceReset");
+	AD_EXPECT_VALUE(&c, "sync.rc", cudaSuccess);
+	AD_CALLED(&c, "sync", "cudaDeviceSynchronize");
+	AD_CALLED(&c, "setlimit", "cudaDeviceSetLimit");
+	AD_EXPECT_VALUE(&c, "setlimit.arg0", cudaLimitMallocHeapSize);
+	AD_EXPECT_VALUE(&c, "setlimit.arg1", 1 << 20);
+	AD_CALLED(&c, "getlimit", "cudaDeviceGetLimit");
+	AD_EXPECT_VALUE(&c, "getlimit.arg1", cudaLimitStackSize);
+	AD_EXPECT_VALUE(&c, "getlimit.value", 1000 + cudaLimitStackSize);
+	AD_CALLED(&c, "getcache", "cudaDeviceGetCacheConfig");
+	AD_EXPECT_VALUE(&c, "getcache.value", cudaFuncCachePreferEqual);
+	AD_CALLED(&c, "setcache", "cudaDeviceSetCacheConfig");
+	AD_EXPECT_VALUE(&c, "setcache.arg0", cudaFuncCachePreferL1);
+}
+
+static void test_12_on_13(void)
+{
+	check_on_13(12);
+}
+
+static void test_11_on_13(void)
+{
+	check_on_13(11);
+}
+
+static void test_12_on_12_forwards(void)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(12, 12, "thread_calls", &c))
+		return;
+	AD_CALLED(&c, "sync", "cudaThreadSynchronize");
+	AD_NOT_CALLED(&c, "sync", "cudaDeviceSynchronize");
+	AD_CALLED(&c, "setcache", "cudaThreadSetCacheConfig");
+}
+
+static void test_13_exports_none(void)
+{
+	struct ts_child c;
+
+	if (!ad_run_reported(13, 13, "thread_exports", &c))
+		return;
+	for (size_t i = 0; i < sizeof thread_names / sizeof *thread_names; i++) {
+		char key[64];
+
+		snprintf(key, sizeof key, "%s.exported", thread_names[i]);
+		AD_EXPECT_VALUE(&c, key, 0);
+	}
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = ad_suite("cudaThread* adapters");
+
+	if (!s)
+		return;
+	CU_add_test(s, "12 cudaThread* on 13: cudaDevice*", test_12_on_13);
+	CU_add_test(s, "11 cudaThread* on 13: cudaDevice*", test_11_on_13);
+	CU_add_test(s, "12 cudaThread* on 12: forwards", test_12_on_12_forwards);
+	CU_add_test(s, "13-ABI stub exports no cudaThread*", test_13_exports_none);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {
+		{"thread_calls", thread_calls}, {"thread_exports", thread_exports}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,81 @@
+/*
+ * A fake libnvrtc, built by the tests in several variants (see
+ * tests/nvrtc/fakes/CMakeLists.txt):
+ *   FAKE_MAJOR, FAKE_MINOR   what nvrtcVersion reports
+ *   FAKE_TAG                 a string identifying the variant
+ *   FAKE_LACKS_PTX           leave out nvrtcGetPTX (a present library that
+ *                            lacks one symbol)
+ * It counts its loads (constructor runs) and calls, and can be made slow to
+ * load (FAKE_NVRTC_SLOW_MS) to widen a race. nvrtcGetPTX copies FAKE_TAG,
+ * so a test can tell which fake answered.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int nvrtcResult;
+typedef struct fake_program *nvrtcProgram;
+
+int fake_nvrtc_loads;
+int fake_nvrtc_version_calls;
+
+__attribute__((constructor)) static void fake_loaded(void)
+{
+	const char *slow = getenv("FAKE_NVRTC_SLOW_MS");
+
+	fake_nvrtc_loads++;
+	if (slow) {
+		long ms = atol(slow);
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+nvrtcResult nvrtcVersion(int *major, int *minor)
+{
+	__atomic_add_fetch(&fake_nvrtc_version_calls, 1, __ATOMIC_RELAXED);
+	*major = FAKE_MAJOR;
+	*minor = FAKE_MINOR;
+	return 0;
+}
+
+const char *nvrtcGetErrorString(nvrtcResult r)
+{
+	return r == 0 ? "NVRTC_SUCCESS" : "FAKE_ERROR";
+}
+
+nvrtcResult nvrtcGetPTXSize(nvrtcProgram prog, size_t *size)
+{
+	(void)prog;
+	*size = sizeof FAKE_TAG;
+	return 0;
+}
+
+#ifndef FAKE_LACKS_PTX
+nvrtcResult nvrtcGetPTX(nvrtcProgram prog, char *ptx)
+{
+	(void)prog;
+	memcpy(ptx, FAKE_TAG, sizeof FAKE_TAG);
+	return 0;
+}
+#endif
+
+/* Present in 11 and 12 only; the 13-ABI stub must never call it. */
+nvrtcResult nvrtcGetNVVMSize(nvrtcProgram prog, size_t *size)
+{
+	(void)prog;
+	*size = 1234;
+	return 0;
+}
+
+/* Arrived in 12.8. Every fake exports it, so a test can show that the
+ * stub forwards it to 12 and 13 but never calls it in 11, where the gating
+ * table says no 11.x has it. */
+nvrtcResult nvrtcGetPCHHeapSize(size_t *size)
+{
+	*size = FAKE_MAJOR * 1000 + FAKE_MINOR;
+	return 0;
+}
