@@ -244,9 +244,13 @@ CUDASTUB_HIDDEN const char *cudastub_elf_check_file(const char *path, int *absen
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
 
 /* loader_ldcache.c: calls visit with each path the cache holds for soname
- * until it returns non-zero; returns that value, or 0. */
+ * until it returns non-zero; returns that value, or 0. _parse reads a cache
+ * already in memory (size bytes), trusting nothing in it. */
 CUDASTUB_HIDDEN int cudastub_ldcache_each(const char *soname,
 					  int (*visit)(const char *path, void *ctx), void *ctx);
+CUDASTUB_HIDDEN int cudastub_ldcache_parse(const unsigned char *cache, size_t size,
+					   const char *soname,
+					   int (*visit)(const char *path, void *ctx), void *ctx);
 
 /* loader_fork.c: the guard is installed before the first search, so that
  * fork() never splits the loader in the middle of a library the stub is
@@ -259,6 +263,16 @@ CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 /* loader_versions.c: a CUDA version (12040) as major and minor; -1 for
  * none (0 or less). */
 CUDASTUB_HIDDEN int cudastub_version_decode(int version, int *major, int *minor);
+/* "<family>.so.<major>.<minor>[.<more>...]" (libcudart.so.11.8.89) as major
+ * and minor: 0, or -1 for any other name. Digits only, no sign, major 1 to
+ * 99, minor 0 to 99. */
+CUDASTUB_HIDDEN int cudastub_version_from_file_name(const char *name, const char *family,
+						    int *major, int *minor);
+/* A pin's text as a major (CUDASTUB_<LIB>_MAJOR): 0 and *major set when it
+ * is digits only, not starting with 0, and a major sonames holds (any from
+ * 1 to 99 when sonames serve every major, major 0); else -1. */
+CUDASTUB_HIDDEN int cudastub_pin_parse(const char *text, const struct cudastub_soname *sonames,
+				       int *major);
 /* cuDriverGetVersion of an opened driver: its code (0 for success), or -1
  * when it has none; *version is 0 unless it answered. */
 CUDASTUB_HIDDEN int cudastub_driver_version(void *driver, int *version);

@@ -1,9 +1,8 @@
 /*
  * Look a SONAME up in /etc/ld.so.cache, as the dynamic loader's own search
- * would. The stub needs this only when that search handed back a stub
- * (a shim under the real SONAME, or a copy of one): glibc then answers
- * every dlopen of the name with the stub, so the folders behind it have to
- * be walked by hand, and the cache is the last of them.
+ * would: step 5 walks the loader's places by hand (cudastub_loader_walk),
+ * so that every file is checked before dlopen and a stub under the real
+ * SONAME is skipped by file, and the cache is one of them.
  *
  * The file is glibc's "new" format (glibc 2.32 and later write only this):
  *   "glibc-ld.so.cache" "1.1", uint32 nlibs, uint32 string bytes, then at
@@ -43,12 +42,34 @@ static const char *string_at(const unsigned char *map, size_t size, uint32_t off
 	return (const char *)map + off;
 }
 
+int cudastub_ldcache_parse(const unsigned char *cache, size_t size, const char *soname,
+			   int (*visit)(const char *path, void *ctx), void *ctx)
+{
+	uint32_t nlibs, i;
+	int done = 0;
+
+	if (size < LDCACHE_ENTRIES || memcmp(cache, LDCACHE_MAGIC, sizeof LDCACHE_MAGIC - 1) != 0)
+		return 0;
+	nlibs = read_u32(cache + 20);
+	for (i = 0; i < nlibs && !done; i++) {
+		size_t at = LDCACHE_ENTRIES + (size_t)i * LDCACHE_ENTRY_SIZE;
+		const char *key, *value;
+
+		if (at + LDCACHE_ENTRY_SIZE > size)
+			break;
+		key = string_at(cache, size, read_u32(cache + at + 4));
+		value = string_at(cache, size, read_u32(cache + at + 8));
+		if (key && value && strcmp(key, soname) == 0)
+			done = visit(value, ctx);
+	}
+	return done;
+}
+
 int cudastub_ldcache_each(const char *soname, int (*visit)(const char *path, void *ctx), void *ctx)
 {
 	struct stat st;
 	unsigned char *map;
-	uint32_t nlibs, i;
-	int fd, done = 0;
+	int fd, done;
 	size_t size;
 
 	fd = open(LDCACHE_PATH, O_RDONLY | O_CLOEXEC);
@@ -63,20 +84,7 @@ int cudastub_ldcache_each(const char *soname, int (*visit)(const char *path, voi
 	close(fd);
 	if (map == MAP_FAILED)
 		return 0;
-	if (memcmp(map, LDCACHE_MAGIC, sizeof LDCACHE_MAGIC - 1) == 0) {
-		nlibs = read_u32(map + 20);
-		for (i = 0; i < nlibs && !done; i++) {
-			size_t at = LDCACHE_ENTRIES + (size_t)i * LDCACHE_ENTRY_SIZE;
-			const char *key, *value;
-
-			if (at + LDCACHE_ENTRY_SIZE > size)
-				break;
-			key = string_at(map, size, read_u32(map + at + 4));
-			value = string_at(map, size, read_u32(map + at + 8));
-			if (key && value && strcmp(key, soname) == 0)
-				done = visit(value, ctx);
-		}
-	}
+	done = cudastub_ldcache_parse(map, size, soname, visit, ctx);
 	munmap(map, size);
 	return done;
 }

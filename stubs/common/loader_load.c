@@ -59,23 +59,13 @@ static void majors_text(const struct cudastub_library *lib, char *out, size_t si
 static const char *read_pin(struct cudastub_search *s, char *msg, size_t size)
 {
 	const struct cudastub_library *lib = s->lib;
-	const char *pin = secure_getenv(lib->env_major), *p;
-	const struct cudastub_soname *so;
+	const char *pin = secure_getenv(lib->env_major);
 	char shown[64], majors[64];
-	long major = 0;
 
 	if (!pin || !*pin)
 		return NULL;
-	for (p = pin; *p >= '0' && *p <= '9' && major < 100; p++)
-		major = major * 10 + (*p - '0');
-	if (!*p && pin[0] != '0' && major < 100) {
-		for (so = lib->sonames; so->soname; so++) {
-			if (so->major == major || so->major == 0) {
-				s->pin = (int)major;
-				return NULL;
-			}
-		}
-	}
+	if (cudastub_pin_parse(pin, lib->sonames, &s->pin) == 0)
+		return NULL;
 	if (lib->sonames[0].major == 0)
 		snprintf(msg, size,
 			 "%s=\"%s\" is refused: give a CUDA major from 1 to 99, digits only",

@@ -1,10 +1,13 @@
 /*
- * CUDA's version numbers, and the driver's: what every stub asks the same
- * way. A version is 1000 * major + 10 * minor (12040 is 12.4), for the
- * runtime, NVRTC's callers and the driver alike.
+ * CUDA's version numbers, and the driver's: what every stub asks or reads
+ * the same way. A version is 1000 * major + 10 * minor (12040 is 12.4), for
+ * the runtime, NVRTC's callers and the driver alike. The parsers here read
+ * text the environment and the file system give (pins, file names): they
+ * accept one spelling and refuse everything else (tests/fuzz).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <string.h>
 
 #include "loader.h"
 
@@ -24,4 +27,62 @@ int cudastub_driver_version(void *driver, int *version)
 	*version = 0;
 	*(void **)&get = driver ? dlsym(driver, "cuDriverGetVersion") : NULL;
 	return get ? get(version) : -1;
+}
+
+/* Reads a number of at most two digits, not starting with 0 unless it is
+ * 0 itself, at *p; advances *p past it. -1 when there is none. */
+static int small_number(const char **p)
+{
+	int n = 0, digits = 0;
+
+	while (**p >= '0' && **p <= '9' && digits < 3) {
+		n = n * 10 + (**p - '0');
+		digits++;
+		(*p)++;
+	}
+	if (!digits || digits > 2 || (digits == 2 && n < 10))
+		return -1;
+	return n;
+}
+
+int cudastub_version_from_file_name(const char *name, const char *family, int *major, int *minor)
+{
+	size_t len = strlen(family);
+	const char *p = name;
+	int ma, mi;
+
+	if (strncmp(p, family, len) != 0 || strncmp(p + len, ".so.", 4) != 0)
+		return -1;
+	p += len + 4;
+	if ((ma = small_number(&p)) < 1 || *p++ != '.' || (mi = small_number(&p)) < 0)
+		return -1;
+	/* a patch level and beyond: digits between dots */
+	while (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p)
+		return -1;
+	*major = ma;
+	*minor = mi;
+	return 0;
+}
+
+int cudastub_pin_parse(const char *text, const struct cudastub_soname *sonames, int *major)
+{
+	const char *p = text;
+	int n = small_number(&p);
+
+	if (n < 1 || *p)
+		return -1;
+	for (const struct cudastub_soname *so = sonames; so->soname; so++) {
+		if (so->major == n || so->major == 0) {
+			*major = n;
+			return 0;
+		}
+	}
+	return -1;
 }

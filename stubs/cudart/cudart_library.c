@@ -26,7 +26,7 @@ static int version_from_file_name(const char *path, int *major, int *minor)
 		return -1;
 	base = strrchr(real, '/');
 	base = base ? base + 1 : real;
-	return sscanf(base, "libcudart.so.%d.%d", major, minor) == 2 ? 0 : -1;
+	return cudastub_version_from_file_name(base, cudastub_cudart_library.family, major, minor);
 }
 
 /*
