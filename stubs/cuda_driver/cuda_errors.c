@@ -13,20 +13,15 @@
 #define _GNU_SOURCE
 #include "cuda_stub.h"
 
-static int no_driver(void)
-{
-	return cudastub_loader_load(&cudastub_cuda_library) != CUDASTUB_STATE_LOADED;
-}
-
 CUDASTUB_EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
 {
-	const char *summary;
+	const char *why;
 
-	if (error == CUDA_ERROR_STUB_LIBRARY && no_driver() &&
-	    (summary = cudastub_loader_summary(&cudastub_cuda_library)) != NULL) {
+	if (error == CUDA_ERROR_STUB_LIBRARY &&
+	    (why = cudastub_loader_why_missing(&cudastub_cuda_library)) != NULL) {
 		if (!pStr)
 			return CUDA_ERROR_INVALID_VALUE;
-		*pStr = summary;
+		*pStr = why;
 		return CUDA_SUCCESS;
 	}
 	return cudastub_cuda_forward_cuGetErrorString(error, pStr);
@@ -47,15 +42,6 @@ CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pS
 	return cudastub_cuda_fallback_cuGetErrorName(error, pStr);
 }
 
-CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *driverVersion)
-{
-	return (CUresult)cudastub_loader_zero_and_fail(
-		&cudastub_cuda_library, driverVersion,
-		&cudastub_cuda_functions[F_cuDriverGetVersion]);
-}
-
-CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *count)
-{
-	return (CUresult)cudastub_loader_zero_and_fail(
-		&cudastub_cuda_library, count, &cudastub_cuda_functions[F_cuDeviceGetCount]);
-}
+/* The probes set their outputs to 0 without a driver. */
+CUDASTUB_PROBE_FALLBACK(cuda, CUresult, cuDriverGetVersion)
+CUDASTUB_PROBE_FALLBACK(cuda, CUresult, cuDeviceGetCount)

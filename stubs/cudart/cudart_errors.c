@@ -15,16 +15,13 @@
 
 static const char unknown_code[] = "unrecognized error code";
 
-static int stub_library_error(cudaError_t error)
-{
-	return error == cudaErrorStubLibrary &&
-	       cudastub_loader_load(&cudastub_cudart_library) != CUDASTUB_STATE_LOADED;
-}
-
 CUDASTUB_EXPORT const char *cudaGetErrorString(cudaError_t error)
 {
-	if (stub_library_error(error) && cudastub_loader_summary(&cudastub_cudart_library))
-		return cudastub_loader_summary(&cudastub_cudart_library);
+	const char *why;
+
+	if (error == cudaErrorStubLibrary &&
+	    (why = cudastub_loader_why_missing(&cudastub_cudart_library)) != NULL)
+		return why;
 	return cudastub_cudart_forward_cudaGetErrorString(error);
 }
 
@@ -46,22 +43,6 @@ const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 }
 
 /* The probes set their outputs to 0: callers print them, or test > 0. */
-cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *count)
-{
-	return (cudaError_t)cudastub_loader_zero_and_fail(
-		&cudastub_cudart_library, count, &cudastub_cudart_functions[F_cudaGetDeviceCount]);
-}
-
-cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *runtimeVersion)
-{
-	return (cudaError_t)cudastub_loader_zero_and_fail(
-		&cudastub_cudart_library, runtimeVersion,
-		&cudastub_cudart_functions[F_cudaRuntimeGetVersion]);
-}
-
-cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *driverVersion)
-{
-	return (cudaError_t)cudastub_loader_zero_and_fail(
-		&cudastub_cudart_library, driverVersion,
-		&cudastub_cudart_functions[F_cudaDriverGetVersion]);
-}
+CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaGetDeviceCount)
+CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaRuntimeGetVersion)
+CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaDriverGetVersion)
