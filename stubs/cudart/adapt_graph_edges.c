@@ -88,9 +88,11 @@ _Static_assert(REMOVE_DEPENDENCIES == ADD_DEPENDENCIES + 1 &&
 #if CUDASTUB_ABI_MAJOR >= 12
 /* ---- the edge-data form on a runtime that may lack it (11.x, 12.0-12.2) ---- */
 
-static cudaError_t add_edges_on_plain(int which, cudaGraph_t graph, const cudaGraphNode_t *from,
-				      const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
-				      size_t numDependencies)
+/* inline: Add and Remove each stay the whole translator they were. */
+static inline cudaError_t add_edges_on_plain(int which, cudaGraph_t graph,
+					     const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+					     const cudaGraphEdgeData *edgeData,
+					     size_t numDependencies)
 {
 	add_edges_plain_fn plain;
 
