@@ -176,6 +176,16 @@ static inline const char *cudastub_loader_summary(struct cudastub_library *lib)
 	return s ? s->summary : NULL;
 }
 
+/* What an error string says for the stub's own library-missing code: why
+ * the search failed (searching first if none has run), or NULL once the
+ * library is loaded, when the code came from an earlier failure. */
+static inline const char *cudastub_loader_why_missing(struct cudastub_library *lib)
+{
+	if (cudastub_loader_load(lib) == CUDASTUB_STATE_LOADED)
+		return NULL;
+	return cudastub_loader_summary(lib);
+}
+
 /* loader_bind.c */
 CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib, const char *name,
 					   const struct cudastub_function *fn);
@@ -187,6 +197,14 @@ CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
  * to 0, as the design asks of a missing library, and returns the code. */
 CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, int *out,
 						  const struct cudastub_function *fn);
+/* Defines such a probe's fallback (spec: custom_fallback NAME) in the stub
+ * of cudastub_<lib>_library: cudastub_<lib>_fallback_<name>(int *out). */
+#define CUDASTUB_PROBE_FALLBACK(lib, result, name)                                                 \
+	result cudastub_##lib##_fallback_##name(int *out)                                          \
+	{                                                                                          \
+		return (result)cudastub_loader_zero_and_fail(                                      \
+			&cudastub_##lib##_library, out, &cudastub_##lib##_functions[F_##name]);    \
+	}
 
 /* loader_log.c. keep: data (a path) as it is; keep_message: a message,
  * escaped. Both shorten a long text around its middle, and are for the

@@ -26,9 +26,9 @@ CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult error, const char **pStr
 
 CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pStr)
 {
-	const char *summary = cudastub_loader_summary(&cudastub_cuda_library);
+	const char *summary = cudastub_loader_why_missing(&cudastub_cuda_library);
 
-	/* the summary is there when the search failed: no driver */
+	/* what was searched, when no driver could be loaded */
 	if (error == CUDA_ERROR_STUB_LIBRARY && summary) {
 		if (!pStr)
 			return CUDA_ERROR_INVALID_VALUE;
@@ -38,15 +38,6 @@ CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pS
 	return cudastub_cuda_fallback_cuGetErrorName(error, pStr);
 }
 
-CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *driverVersion)
-{
-	return (CUresult)cudastub_loader_zero_and_fail(
-		&cudastub_cuda_library, driverVersion,
-		&cudastub_cuda_functions[F_cuDriverGetVersion]);
-}
-
-CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *count)
-{
-	return (CUresult)cudastub_loader_zero_and_fail(
-		&cudastub_cuda_library, count, &cudastub_cuda_functions[F_cuDeviceGetCount]);
-}
+/* The probes set their outputs to 0 without a driver. */
+CUDASTUB_PROBE_FALLBACK(cuda, CUresult, cuDriverGetVersion)
+CUDASTUB_PROBE_FALLBACK(cuda, CUresult, cuDeviceGetCount)

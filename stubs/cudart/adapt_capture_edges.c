@@ -70,22 +70,6 @@ static cudaError_t update_on_plain_ptsz(cudaStream_t stream, cudaGraphNode_t *de
 	return update_on_plain(&runtime_update_ptsz, stream, dependencies, dependencyData,
 			       numDependencies, flags);
 }
-
-/* The edge-data form: name_v2 where 12.3+ has it (NULL: known missing), or
- * the translator over the plain name on 11.x and 12.0-12.2. */
-static void *edge_data_form(const char *stub_name, const char *name, const char *name_v2,
-			    _Atomic(void *) *slot, void *translator)
-{
-	int major = adapt_loaded_major();
-	void *v2 = major == 12 && name_v2 ? adapt_loaded_symbol(name_v2) : NULL;
-
-	if (v2)
-		return adapt_chosen(stub_name, "12.3+'s _v2, as it is", v2);
-	if (major != 11 && major != 12)
-		return NULL;
-	return adapt_chosen(stub_name, "the plain form, default edges only",
-			    adapt_route_through(name, slot, translator));
-}
 #endif
 
 #if CUDASTUB_ABI_MAJOR <= 12
@@ -106,14 +90,6 @@ static cudaError_t update_on_13_default(cudaStream_t stream, cudaGraphNode_t *de
 {
 	return update_on_13(&runtime_update, stream, dependencies, numDependencies, flags);
 }
-
-static void *plain_form_on_13(const char *name, _Atomic(void *) *slot, void *translator)
-{
-	if (adapt_loaded_major() != 13)
-		return NULL;
-	return adapt_chosen(name, "13's, edge data NULL",
-			    adapt_route_through(name, slot, translator));
-}
 #endif
 
 #if CUDASTUB_ABI_MAJOR == 12
@@ -124,86 +100,36 @@ static cudaError_t update_on_13_ptsz(cudaStream_t stream, cudaGraphNode_t *depen
 }
 #endif
 
-/* ---- the stub's entry points ---- */
+/* ---- the stub's entry points (adapt_edge_data.h) ---- */
 
 #if CUDASTUB_ABI_MAJOR >= 13
-cudaStreamUpdateCaptureDependencies_fn
-cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(void)
-{
-	cudaStreamUpdateCaptureDependencies_fn fn;
-
-	*(void **)&fn = edge_data_form("cudaStreamUpdateCaptureDependencies",
-				       "cudaStreamUpdateCaptureDependencies",
-				       "cudaStreamUpdateCaptureDependencies_v2", &runtime_update,
-				       (void *)update_on_plain_default);
-	return fn;
-}
-
-cudaStreamUpdateCaptureDependencies_ptsz_fn
-cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz(void)
-{
-	cudaStreamUpdateCaptureDependencies_ptsz_fn fn;
-
-	*(void **)&fn = edge_data_form("cudaStreamUpdateCaptureDependencies_ptsz",
-				       "cudaStreamUpdateCaptureDependencies_ptsz",
-				       "cudaStreamUpdateCaptureDependencies_v2_ptsz",
-				       &runtime_update_ptsz, (void *)update_on_plain_ptsz);
-	return fn;
-}
+ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
+	   edge_data_form("cudaStreamUpdateCaptureDependencies",
+			  "cudaStreamUpdateCaptureDependencies",
+			  "cudaStreamUpdateCaptureDependencies_v2", &runtime_update,
+			  (void *)update_on_plain_default))
+ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_ptsz,
+	   edge_data_form("cudaStreamUpdateCaptureDependencies_ptsz",
+			  "cudaStreamUpdateCaptureDependencies_ptsz",
+			  "cudaStreamUpdateCaptureDependencies_v2_ptsz", &runtime_update_ptsz,
+			  (void *)update_on_plain_ptsz))
 #else
-cudaStreamUpdateCaptureDependencies_fn
-cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(void)
-{
-	cudaStreamUpdateCaptureDependencies_fn fn;
-
-	*(void **)&fn = plain_form_on_13("cudaStreamUpdateCaptureDependencies", &runtime_update,
-					 (void *)update_on_13_default);
-	return fn;
-}
+ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
+	   plain_form_on_13("cudaStreamUpdateCaptureDependencies", &runtime_update,
+			    (void *)update_on_13_default))
 #endif
 
 #if CUDASTUB_ABI_MAJOR == 12
-cudaStreamUpdateCaptureDependencies_ptsz_fn
-cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz(void)
-{
-	cudaStreamUpdateCaptureDependencies_ptsz_fn fn;
-
-	*(void **)&fn = plain_form_on_13("cudaStreamUpdateCaptureDependencies_ptsz",
-					 &runtime_update_ptsz, (void *)update_on_13_ptsz);
-	return fn;
-}
-
-/* _v2 and _v2_ptsz, which the loader did not find: 13's plain names as they
- * are, or the plain forms' translators on 11.x and 12.0-12.2 (sharing their
- * slots: only one of a name and its _v2 stores there in a process). */
-static void *v2_form(const char *stub_name, const char *name, _Atomic(void *) *slot,
-		     void *translator)
-{
-	if (adapt_loaded_major() == 13)
-		return adapt_chosen(stub_name, "13's plain name, as it is",
-				    adapt_loaded_symbol(name));
-	return edge_data_form(stub_name, name, NULL, slot, translator);
-}
-
-cudaStreamUpdateCaptureDependencies_v2_fn
-cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2(void)
-{
-	cudaStreamUpdateCaptureDependencies_v2_fn fn;
-
-	*(void **)&fn = v2_form("cudaStreamUpdateCaptureDependencies_v2",
-				"cudaStreamUpdateCaptureDependencies", &runtime_update,
-				(void *)update_on_plain_default);
-	return fn;
-}
-
-cudaStreamUpdateCaptureDependencies_v2_ptsz_fn
-cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2_ptsz(void)
-{
-	cudaStreamUpdateCaptureDependencies_v2_ptsz_fn fn;
-
-	*(void **)&fn = v2_form("cudaStreamUpdateCaptureDependencies_v2_ptsz",
-				"cudaStreamUpdateCaptureDependencies_ptsz", &runtime_update_ptsz,
-				(void *)update_on_plain_ptsz);
-	return fn;
-}
+ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_ptsz,
+	   plain_form_on_13("cudaStreamUpdateCaptureDependencies_ptsz", &runtime_update_ptsz,
+			    (void *)update_on_13_ptsz))
+/* _v2 and _v2_ptsz, which the loader did not find (v2_form), sharing the
+ * plain forms' translators and slots. */
+ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_v2,
+	   v2_form("cudaStreamUpdateCaptureDependencies_v2", "cudaStreamUpdateCaptureDependencies",
+		   &runtime_update, (void *)update_on_plain_default))
+ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_v2_ptsz,
+	   v2_form("cudaStreamUpdateCaptureDependencies_v2_ptsz",
+		   "cudaStreamUpdateCaptureDependencies_ptsz", &runtime_update_ptsz,
+		   (void *)update_on_plain_ptsz))
 #endif

@@ -53,36 +53,23 @@ typedef cudaError_t (*capture_edges_fn)(cudaStream_t, enum cudaStreamCaptureStat
 static const char *const v2_names[2] = {"cudaStreamGetCaptureInfo_v2",
 					"cudaStreamGetCaptureInfo_v2_ptsz"};
 /* [0] legacy stream, [1] _ptsz */
-static _Atomic(capture_v2_fn) capture_v2[2];
+static _Atomic(void *) capture_v2[2];
 
 static void *use_v2(const char *name, int ptsz, void *adapter)
 {
-	capture_v2_fn fn;
-
-	*(void **)&fn = adapt_loaded_symbol(v2_names[ptsz]);
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&capture_v2[ptsz], fn, memory_order_relaxed);
-	return adapt_chosen(name, v2_names[ptsz], adapter);
+	return adapt_translate_to(name, v2_names[ptsz], v2_names[ptsz], &capture_v2[ptsz], adapter);
 }
 
 #if CUDART_VERSION < 13000
 static const char *const plain_names[2] = {"cudaStreamGetCaptureInfo",
 					   "cudaStreamGetCaptureInfo_ptsz"};
-static _Atomic(capture_edges_fn) capture_edges[2];
+static _Atomic(void *) capture_edges[2];
 
 /* 13's form, for callers with fewer outputs. */
 static void *use_13(const char *name, int ptsz, void *adapter)
 {
-	capture_edges_fn fn;
-
-	if (adapt_loaded_major() != 13)
-		return NULL;
-	*(void **)&fn = adapt_loaded_symbol(plain_names[ptsz]);
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&capture_edges[ptsz], fn, memory_order_relaxed);
-	return adapt_chosen(name, plain_names[ptsz], adapter);
+	return adapt_translate_on(CUDASTUB_MAJOR_BIT(13), name, plain_names[ptsz],
+				  plain_names[ptsz], &capture_edges[ptsz], adapter);
 }
 #endif
 
@@ -105,12 +92,13 @@ static cudaError_t with_plain_edges(int ptsz, cudaStream_t stream,
 {
 	size_t count = 0;
 	size_t *num = numDependencies_out ? numDependencies_out : &count;
+	capture_v2_fn v2;
 	cudaError_t rc;
 
 	if (edgeData_out && !dependencies_out)
 		return cudaErrorInvalidValue;
-	rc = atomic_load_explicit(&capture_v2[ptsz], memory_order_relaxed)(
-		stream, captureStatus_out, id_out, graph_out, dependencies_out,
+	*(void **)&v2 = adapt_slot_function(&capture_v2[ptsz]);
+	rc = v2(stream, captureStatus_out, id_out, graph_out, dependencies_out,
 		edgeData_out ? num : numDependencies_out);
 	if (rc != cudaSuccess || !edgeData_out)
 		return rc;
@@ -120,27 +108,13 @@ static cudaError_t with_plain_edges(int ptsz, cudaStream_t stream,
 	return rc;
 }
 
-static cudaError_t with_plain_edges_legacy(cudaStream_t stream,
-					   enum cudaStreamCaptureStatus *captureStatus_out,
-					   unsigned long long *id_out, cudaGraph_t *graph_out,
-					   const cudaGraphNode_t **dependencies_out,
-					   const cudaGraphEdgeData **edgeData_out,
-					   size_t *numDependencies_out)
-{
-	return with_plain_edges(0, stream, captureStatus_out, id_out, graph_out, dependencies_out,
-				edgeData_out, numDependencies_out);
-}
-
-static cudaError_t with_plain_edges_ptsz(cudaStream_t stream,
-					 enum cudaStreamCaptureStatus *captureStatus_out,
-					 unsigned long long *id_out, cudaGraph_t *graph_out,
-					 const cudaGraphNode_t **dependencies_out,
-					 const cudaGraphEdgeData **edgeData_out,
-					 size_t *numDependencies_out)
-{
-	return with_plain_edges(1, stream, captureStatus_out, id_out, graph_out, dependencies_out,
-				edgeData_out, numDependencies_out);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, with_plain_edges,
+		 (cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+		  unsigned long long *id_out, cudaGraph_t *graph_out,
+		  const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out,
+		  size_t *numDependencies_out),
+		 (stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+		  numDependencies_out))
 
 /* An edge-data caller on a runtime that may lack edge data: the runtime's
  * own edge-data form `same` if it has it, else _v2 with plain edges. */
@@ -151,7 +125,7 @@ static void *edges_on(const char *name, const char *same, int ptsz)
 	void *fn = NULL;
 
 	if (major == 12 || major == 13)
-		fn = adapt_chosen(name, same, adapt_loaded_symbol(same));
+		fn = adapt_as_is(name, same, same);
 	if (!fn && (major == 12 || major == 11))
 		fn = use_v2(name, ptsz, (void *)adapters[ptsz]);
 	return fn;
@@ -167,92 +141,47 @@ static cudaError_t v2_by_13(int ptsz, cudaStream_t stream,
 			    unsigned long long *id_out, cudaGraph_t *graph_out,
 			    const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out)
 {
-	return atomic_load_explicit(&capture_edges[ptsz], memory_order_relaxed)(
-		stream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
-		numDependencies_out);
+	capture_edges_fn with_edges;
+
+	*(void **)&with_edges = adapt_slot_function(&capture_edges[ptsz]);
+	return with_edges(stream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
+			  numDependencies_out);
 }
 
-static cudaError_t v2_by_13_legacy(cudaStream_t stream,
-				   enum cudaStreamCaptureStatus *captureStatus_out,
-				   unsigned long long *id_out, cudaGraph_t *graph_out,
-				   const cudaGraphNode_t **dependencies_out,
-				   size_t *numDependencies_out)
-{
-	return v2_by_13(0, stream, captureStatus_out, id_out, graph_out, dependencies_out,
-			numDependencies_out);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, v2_by_13,
+		 (cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+		  unsigned long long *id_out, cudaGraph_t *graph_out,
+		  const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out),
+		 (stream, captureStatus_out, id_out, graph_out, dependencies_out,
+		  numDependencies_out))
 
-static cudaError_t v2_by_13_ptsz(cudaStream_t stream,
-				 enum cudaStreamCaptureStatus *captureStatus_out,
-				 unsigned long long *id_out, cudaGraph_t *graph_out,
-				 const cudaGraphNode_t **dependencies_out,
-				 size_t *numDependencies_out)
-{
-	return v2_by_13(1, stream, captureStatus_out, id_out, graph_out, dependencies_out,
-			numDependencies_out);
-}
-
-cudaStreamGetCaptureInfo_v2_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2(void)
-{
-	cudaStreamGetCaptureInfo_v2_fn fn;
-
-	*(void **)&fn = use_13("cudaStreamGetCaptureInfo_v2", 0, (void *)v2_by_13_legacy);
-	return fn;
-}
-
-cudaStreamGetCaptureInfo_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz(void)
-{
-	cudaStreamGetCaptureInfo_v2_ptsz_fn fn;
-
-	*(void **)&fn = use_13("cudaStreamGetCaptureInfo_v2_ptsz", 1, (void *)v2_by_13_ptsz);
-	return fn;
-}
+ADAPT_HOOK(cudaStreamGetCaptureInfo_v2,
+	   use_13("cudaStreamGetCaptureInfo_v2", 0, (void *)v2_by_13_legacy))
+ADAPT_HOOK(cudaStreamGetCaptureInfo_v2_ptsz,
+	   use_13("cudaStreamGetCaptureInfo_v2_ptsz", 1, (void *)v2_by_13_ptsz))
 
 #endif /* _v2 callers */
 
 /* ---- the hooks of the plain names and of _v3 ---- */
 #if CUDART_VERSION >= 13000
 
-cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(void)
-{
-	cudaStreamGetCaptureInfo_fn fn;
-
-	*(void **)&fn = edges_on("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v3", 0);
-	return fn;
-}
-
-cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(void)
-{
-	cudaStreamGetCaptureInfo_ptsz_fn fn;
-
-	*(void **)&fn =
-		edges_on("cudaStreamGetCaptureInfo_ptsz", "cudaStreamGetCaptureInfo_v3_ptsz", 1);
-	return fn;
-}
+ADAPT_HOOK(cudaStreamGetCaptureInfo,
+	   edges_on("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v3", 0))
+ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz,
+	   edges_on("cudaStreamGetCaptureInfo_ptsz", "cudaStreamGetCaptureInfo_v3_ptsz", 1))
 
 #elif CUDART_VERSION >= 12030
 
-cudaStreamGetCaptureInfo_v3_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3(void)
-{
-	cudaStreamGetCaptureInfo_v3_fn fn;
-
-	*(void **)&fn = edges_on("cudaStreamGetCaptureInfo_v3",
-				 adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo"
-							    : "cudaStreamGetCaptureInfo_v3",
-				 0);
-	return fn;
-}
-
-cudaStreamGetCaptureInfo_v3_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3_ptsz(void)
-{
-	cudaStreamGetCaptureInfo_v3_ptsz_fn fn;
-
-	*(void **)&fn = edges_on("cudaStreamGetCaptureInfo_v3_ptsz",
-				 adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo_ptsz"
-							    : "cudaStreamGetCaptureInfo_v3_ptsz",
-				 1);
-	return fn;
-}
+ADAPT_HOOK(cudaStreamGetCaptureInfo_v3,
+	   edges_on("cudaStreamGetCaptureInfo_v3",
+		    adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo"
+					       : "cudaStreamGetCaptureInfo_v3",
+		    0))
+ADAPT_HOOK(cudaStreamGetCaptureInfo_v3_ptsz,
+	   edges_on("cudaStreamGetCaptureInfo_v3_ptsz",
+		    adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo_ptsz"
+					       : "cudaStreamGetCaptureInfo_v3_ptsz",
+		    1))
 
 #elif CUDART_VERSION < 12000
 
@@ -262,28 +191,20 @@ static cudaError_t status_and_id(int ptsz, cudaStream_t stream,
 				 unsigned long long *pId)
 {
 	/* One of the two is set: the loaded major never changes. */
-	capture_edges_fn with_edges =
-		atomic_load_explicit(&capture_edges[ptsz], memory_order_relaxed);
+	capture_edges_fn with_edges;
+	capture_v2_fn v2;
 
+	*(void **)&with_edges = adapt_slot_function(&capture_edges[ptsz]);
 	if (with_edges)
 		return with_edges(stream, pCaptureStatus, pId, NULL, NULL, NULL, NULL);
-	return atomic_load_explicit(&capture_v2[ptsz], memory_order_relaxed)(stream, pCaptureStatus,
-									     pId, NULL, NULL, NULL);
+	*(void **)&v2 = adapt_slot_function(&capture_v2[ptsz]);
+	return v2(stream, pCaptureStatus, pId, NULL, NULL, NULL);
 }
 
-static cudaError_t status_and_id_legacy(cudaStream_t stream,
-					enum cudaStreamCaptureStatus *pCaptureStatus,
-					unsigned long long *pId)
-{
-	return status_and_id(0, stream, pCaptureStatus, pId);
-}
-
-static cudaError_t status_and_id_ptsz(cudaStream_t stream,
-				      enum cudaStreamCaptureStatus *pCaptureStatus,
-				      unsigned long long *pId)
-{
-	return status_and_id(1, stream, pCaptureStatus, pId);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, status_and_id,
+		 (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus,
+		  unsigned long long *pId),
+		 (stream, pCaptureStatus, pId))
 
 static void *three_outputs_on(const char *name, int ptsz, void *adapter)
 {
@@ -296,22 +217,9 @@ static void *three_outputs_on(const char *name, int ptsz, void *adapter)
 	return NULL;
 }
 
-cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(void)
-{
-	cudaStreamGetCaptureInfo_fn fn;
-
-	*(void **)&fn =
-		three_outputs_on("cudaStreamGetCaptureInfo", 0, (void *)status_and_id_legacy);
-	return fn;
-}
-
-cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(void)
-{
-	cudaStreamGetCaptureInfo_ptsz_fn fn;
-
-	*(void **)&fn =
-		three_outputs_on("cudaStreamGetCaptureInfo_ptsz", 1, (void *)status_and_id_ptsz);
-	return fn;
-}
+ADAPT_HOOK(cudaStreamGetCaptureInfo,
+	   three_outputs_on("cudaStreamGetCaptureInfo", 0, (void *)status_and_id_legacy))
+ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz,
+	   three_outputs_on("cudaStreamGetCaptureInfo_ptsz", 1, (void *)status_and_id_ptsz))
 
 #endif

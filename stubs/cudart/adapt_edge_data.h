@@ -4,13 +4,20 @@
  * (11.x, 12.0-12.2): the adapters of adapt_graph_edges.c,
  * adapt_capture_edges.c and adapt_graph_node_params.c pass such a call on
  * only when every edge is the default one.
+ *
+ * The three share one rule for choosing a stand-in (the forms below): a
+ * name NAME whose 12.3+ NAME_v2 took an edge-data parameter, which 13's
+ * NAME has in its place.
  */
 #ifndef CUDASTUB_ADAPT_EDGE_DATA_H
 #define CUDASTUB_ADAPT_EDGE_DATA_H
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
+
+#include "adapt_loaded.h"
 
 /* Declared by 12.3+ headers; the 11-ABI stub only passes a NULL pointer to
  * it, to 13's functions. */
@@ -35,5 +42,40 @@ static inline int edges_are_default(const cudaGraphEdgeData *edgeData, size_t co
 	return 1;
 }
 #endif
+
+/* The edge-data form (a 13-ABI NAME, a 12-ABI NAME_v2) for the loaded
+ * runtime: 12.3+'s name_v2 as it is, or on 11.x and 12.0-12.2 the
+ * translator over the plain `name`, stored in slot. name_v2 is NULL when
+ * the caller already knows the runtime lacks it. */
+static inline void *edge_data_form(const char *stub_name, const char *name, const char *name_v2,
+				   _Atomic(void *) *slot, void *translator)
+{
+	void *v2 = adapt_loaded_major() == 12 && name_v2 ? adapt_loaded_symbol(name_v2) : NULL;
+
+	if (v2)
+		return adapt_chosen(stub_name, "12.3+'s _v2, as it is", v2);
+	return adapt_translate_on(CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), stub_name, name,
+				  "the plain form, default edges only", slot, translator);
+}
+
+/* The plain form (a 12- or 11-ABI NAME) on 13: the translator over 13's
+ * NAME, stored in slot, or NULL elsewhere. */
+static inline void *plain_form_on_13(const char *name, _Atomic(void *) *slot, void *translator)
+{
+	return adapt_translate_on(CUDASTUB_MAJOR_BIT(13), name, name, "13's, edge data NULL", slot,
+				  translator);
+}
+
+/* A 12-ABI NAME_v2, which the loader did not find: 13's plain NAME as it is;
+ * on 11.x and 12.0-12.2 the translator over the plain form. It shares the
+ * plain name's slot: in a process with one runtime, only one of the two
+ * stores there. */
+static inline void *v2_form(const char *stub_name, const char *name, _Atomic(void *) *slot,
+			    void *translator)
+{
+	if (adapt_loaded_major() == 13)
+		return adapt_as_is(stub_name, name, "13's plain name, as it is");
+	return edge_data_form(stub_name, name, NULL, slot, translator);
+}
 
 #endif

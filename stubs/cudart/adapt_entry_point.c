@@ -47,14 +47,22 @@
 
 #include "adapt_loaded.h"
 
+/* The runtime's names, and its ByVersion for the translators; [0] legacy
+ * stream, [1] _ptsz. */
+static const char *const plain_names[2] = {"cudaGetDriverEntryPoint",
+					   "cudaGetDriverEntryPoint_ptsz"};
+static const char *const versioned_names[2] = {"cudaGetDriverEntryPointByVersion",
+					       "cudaGetDriverEntryPointByVersion_ptsz"};
+static _Atomic(void *) by_version[2];
+
 #if CUDART_VERSION < 12000
 
-/* The loaded runtime's forms; [0] legacy stream, [1] _ptsz. */
+/* The loaded runtime's forms (the status an int: 11.8 has no enum for it);
+ * [0] legacy stream, [1] _ptsz. */
 typedef cudaError_t (*by_version_fn)(const char *, void **, unsigned int, unsigned long long,
 				     int *);
 typedef cudaError_t (*with_status_fn)(const char *, void **, unsigned long long, int *);
-static _Atomic(by_version_fn) by_version[2];
-static _Atomic(with_status_fn) with_status[2];
+static _Atomic(void *) with_status[2];
 
 /* The values of 12.0's enum cudaDriverEntryPointQueryResult. */
 enum { STATUS_SUCCESS = 0 };
@@ -63,83 +71,64 @@ static cudaError_t entry_point_by_version(int ptsz, const char *symbol, void **f
 					  unsigned long long flags)
 {
 	/* One of the two is set: the loaded major never changes. */
-	by_version_fn versioned = atomic_load_explicit(&by_version[ptsz], memory_order_relaxed);
+	by_version_fn versioned;
+	with_status_fn plain;
 	int status = STATUS_SUCCESS;
 	cudaError_t rc;
 
-	if (versioned)
+	*(void **)&versioned = adapt_slot_function(&by_version[ptsz]);
+	if (versioned) {
 		rc = versioned(symbol, funcPtr, CUDART_VERSION, flags, &status);
-	else
-		rc = atomic_load_explicit(&with_status[ptsz], memory_order_relaxed)(symbol, funcPtr,
-										    flags, &status);
+	} else {
+		*(void **)&plain = adapt_slot_function(&with_status[ptsz]);
+		rc = plain(symbol, funcPtr, flags, &status);
+	}
 	if (rc == cudaSuccess && status != STATUS_SUCCESS)
 		return cudaErrorSymbolNotFound;
 	return rc;
 }
 
-static cudaError_t entry_point_legacy(const char *symbol, void **funcPtr, unsigned long long flags)
-{
-	return entry_point_by_version(0, symbol, funcPtr, flags);
-}
-
-static cudaError_t entry_point_ptsz(const char *symbol, void **funcPtr, unsigned long long flags)
-{
-	return entry_point_by_version(1, symbol, funcPtr, flags);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, entry_point_by_version,
+		 (const char *symbol, void **funcPtr, unsigned long long flags),
+		 (symbol, funcPtr, flags))
 
 static void *entry_point_on_newer(const char *name, int ptsz)
 {
-	static const char *const versioned_names[2] = {"cudaGetDriverEntryPointByVersion",
-						       "cudaGetDriverEntryPointByVersion_ptsz"};
-	static const char *const plain_names[2] = {"cudaGetDriverEntryPoint",
-						   "cudaGetDriverEntryPoint_ptsz"};
-	static const cudaGetDriverEntryPoint_fn adapters[2] = {entry_point_legacy,
-							       entry_point_ptsz};
-	by_version_fn versioned;
-	with_status_fn plain;
+	static const cudaGetDriverEntryPoint_fn adapters[2] = {entry_point_by_version_legacy,
+							       entry_point_by_version_ptsz};
+	void *versioned, *plain;
 	int major = adapt_loaded_major();
 
 	if (major != 12 && major != 13)
 		return NULL;
-	*(void **)&versioned = adapt_loaded_symbol(versioned_names[ptsz]);
-	*(void **)&plain = adapt_loaded_symbol(plain_names[ptsz]);
+	versioned = adapt_loaded_symbol(versioned_names[ptsz]);
+	plain = adapt_loaded_symbol(plain_names[ptsz]);
 	if (!versioned && !plain)
 		return NULL;
-	atomic_store_explicit(&by_version[ptsz], versioned, memory_order_relaxed);
-	atomic_store_explicit(&with_status[ptsz], plain, memory_order_relaxed);
+	atomic_store_explicit(&by_version[ptsz], versioned, memory_order_release);
+	atomic_store_explicit(&with_status[ptsz], plain, memory_order_release);
 	return adapt_chosen(name, versioned ? versioned_names[ptsz] : plain_names[ptsz],
 			    (void *)adapters[ptsz]);
 }
 
-cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void)
-{
-	cudaGetDriverEntryPoint_fn fn;
-
-	*(void **)&fn = entry_point_on_newer("cudaGetDriverEntryPoint", 0);
-	return fn;
-}
-
-cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(void)
-{
-	cudaGetDriverEntryPoint_ptsz_fn fn;
-
-	*(void **)&fn = entry_point_on_newer("cudaGetDriverEntryPoint_ptsz", 1);
-	return fn;
-}
+ADAPT_HOOK(cudaGetDriverEntryPoint, entry_point_on_newer("cudaGetDriverEntryPoint", 0))
+ADAPT_HOOK(cudaGetDriverEntryPoint_ptsz, entry_point_on_newer("cudaGetDriverEntryPoint_ptsz", 1))
 
 #else /* a 12- or 13-ABI caller */
 
 /* 11's form; [0] legacy stream, [1] _ptsz. */
 typedef cudaError_t (*without_status_fn)(const char *, void **, unsigned long long);
-static _Atomic(without_status_fn) without_status[2];
+static _Atomic(void *) without_status[2];
 
 static cudaError_t entry_point_with_status(int ptsz, const char *symbol, void **funcPtr,
 					   unsigned long long flags,
 					   enum cudaDriverEntryPointQueryResult *driverStatus)
 {
-	cudaError_t rc = atomic_load_explicit(&without_status[ptsz],
-					      memory_order_relaxed)(symbol, funcPtr, flags);
+	without_status_fn without;
+	cudaError_t rc;
 
+	*(void **)&without = adapt_slot_function(&without_status[ptsz]);
+	rc = without(symbol, funcPtr, flags);
 	if (rc == cudaErrorSymbolNotFound) {
 		if (funcPtr)
 			*funcPtr = NULL;
@@ -152,99 +141,51 @@ static cudaError_t entry_point_with_status(int ptsz, const char *symbol, void **
 	return rc;
 }
 
-static cudaError_t entry_point_legacy(const char *symbol, void **funcPtr, unsigned long long flags,
-				      enum cudaDriverEntryPointQueryResult *driverStatus)
-{
-	return entry_point_with_status(0, symbol, funcPtr, flags, driverStatus);
-}
-
-static cudaError_t entry_point_ptsz(const char *symbol, void **funcPtr, unsigned long long flags,
-				    enum cudaDriverEntryPointQueryResult *driverStatus)
-{
-	return entry_point_with_status(1, symbol, funcPtr, flags, driverStatus);
-}
-
-/* ByVersion of another major's runtime; [0] legacy stream, [1] _ptsz. */
+/* ByVersion of another major's runtime. */
 typedef cudaError_t (*by_version_fn)(const char *, void **, unsigned int, unsigned long long,
 				     enum cudaDriverEntryPointQueryResult *);
-static _Atomic(by_version_fn) by_version[2];
 
 static cudaError_t entry_point_pinned(int ptsz, const char *symbol, void **funcPtr,
 				      unsigned long long flags,
 				      enum cudaDriverEntryPointQueryResult *driverStatus)
 {
-	return atomic_load_explicit(&by_version[ptsz], memory_order_relaxed)(
-		symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
+	by_version_fn versioned;
+
+	*(void **)&versioned = adapt_slot_function(&by_version[ptsz]);
+	return versioned(symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
 }
 
-static cudaError_t entry_point_pinned_legacy(const char *symbol, void **funcPtr,
-					     unsigned long long flags,
-					     enum cudaDriverEntryPointQueryResult *driverStatus)
-{
-	return entry_point_pinned(0, symbol, funcPtr, flags, driverStatus);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, entry_point_with_status,
+		 (const char *symbol, void **funcPtr, unsigned long long flags,
+		  enum cudaDriverEntryPointQueryResult *driverStatus),
+		 (symbol, funcPtr, flags, driverStatus))
+ADAPT_PTSZ_TWINS(cudaError_t, entry_point_pinned,
+		 (const char *symbol, void **funcPtr, unsigned long long flags,
+		  enum cudaDriverEntryPointQueryResult *driverStatus),
+		 (symbol, funcPtr, flags, driverStatus))
 
-static cudaError_t entry_point_pinned_ptsz(const char *symbol, void **funcPtr,
-					   unsigned long long flags,
-					   enum cudaDriverEntryPointQueryResult *driverStatus)
-{
-	return entry_point_pinned(1, symbol, funcPtr, flags, driverStatus);
-}
-
-/* A 12 or 13 runtime other than the stub's own major, with ByVersion. */
+/* 11's form, or on a 12 or 13 runtime other than the stub's own major,
+ * ByVersion (12.5+). */
 static void *entry_point_on_other_major(const char *name, int ptsz)
 {
-	static const char *const names[2] = {"cudaGetDriverEntryPointByVersion",
-					     "cudaGetDriverEntryPointByVersion_ptsz"};
-	static const cudaGetDriverEntryPoint_fn adapters[2] = {entry_point_pinned_legacy,
-							       entry_point_pinned_ptsz};
+	static const cudaGetDriverEntryPoint_fn on_11[2] = {entry_point_with_status_legacy,
+							    entry_point_with_status_ptsz};
+	static const cudaGetDriverEntryPoint_fn pinned[2] = {entry_point_pinned_legacy,
+							     entry_point_pinned_ptsz};
 	int major = adapt_loaded_major();
-	by_version_fn fn;
 
+	if (major == 11)
+		return adapt_translate_to(name, plain_names[ptsz], "11's form",
+					  &without_status[ptsz], (void *)on_11[ptsz]);
 	if (major < 12 || major == CUDART_VERSION / 1000)
 		return NULL;
-	*(void **)&fn = adapt_loaded_symbol(names[ptsz]);
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&by_version[ptsz], fn, memory_order_relaxed);
-	return adapt_chosen(name, "ByVersion with the stub's CUDA version", (void *)adapters[ptsz]);
+	return adapt_translate_to(name, versioned_names[ptsz],
+				  "ByVersion with the stub's CUDA version", &by_version[ptsz],
+				  (void *)pinned[ptsz]);
 }
 
-static void *entry_point_on_11(const char *name, int ptsz)
-{
-	static const char *const names[2] = {"cudaGetDriverEntryPoint",
-					     "cudaGetDriverEntryPoint_ptsz"};
-	static const cudaGetDriverEntryPoint_fn adapters[2] = {entry_point_legacy,
-							       entry_point_ptsz};
-	without_status_fn fn;
-
-	if (adapt_loaded_major() != 11)
-		return NULL;
-	*(void **)&fn = adapt_loaded_symbol(names[ptsz]);
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&without_status[ptsz], fn, memory_order_relaxed);
-	return adapt_chosen(name, "11's form", (void *)adapters[ptsz]);
-}
-
-cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void)
-{
-	cudaGetDriverEntryPoint_fn fn;
-
-	*(void **)&fn = entry_point_on_11("cudaGetDriverEntryPoint", 0);
-	if (!fn)
-		*(void **)&fn = entry_point_on_other_major("cudaGetDriverEntryPoint", 0);
-	return fn;
-}
-
-cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(void)
-{
-	cudaGetDriverEntryPoint_ptsz_fn fn;
-
-	*(void **)&fn = entry_point_on_11("cudaGetDriverEntryPoint_ptsz", 1);
-	if (!fn)
-		*(void **)&fn = entry_point_on_other_major("cudaGetDriverEntryPoint_ptsz", 1);
-	return fn;
-}
+ADAPT_HOOK(cudaGetDriverEntryPoint, entry_point_on_other_major("cudaGetDriverEntryPoint", 0))
+ADAPT_HOOK(cudaGetDriverEntryPoint_ptsz,
+	   entry_point_on_other_major("cudaGetDriverEntryPoint_ptsz", 1))
 
 #endif

@@ -41,13 +41,14 @@ _Static_assert(offsetof(struct update_result_info_12, errorNode) == 8, "errorNod
 _Static_assert(offsetof(struct update_result_info_12, errorFromNode) == 16, "errorFromNode");
 
 typedef cudaError_t (*update_12_fn)(cudaGraphExec_t, cudaGraph_t, struct update_result_info_12 *);
-static _Atomic(update_12_fn) update_12;
+static _Atomic(void *) update_12;
 
 static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 					 cudaGraphNode_t *hErrorNode_out,
 					 enum cudaGraphExecUpdateResult *updateResult_out)
 {
 	struct update_result_info_12 info = {cudaGraphExecUpdateSuccess, NULL, NULL};
+	update_12_fn update;
 	cudaError_t rc;
 
 	/* What the runtime leaves alone, the caller gets back unchanged. */
@@ -55,8 +56,8 @@ static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t
 		info.result = *updateResult_out;
 	if (hErrorNode_out)
 		info.errorNode = *hErrorNode_out;
-	rc = atomic_load_explicit(&update_12, memory_order_relaxed)(
-		hGraphExec, hGraph, updateResult_out ? &info : NULL);
+	*(void **)&update = adapt_slot_function(&update_12);
+	rc = update(hGraphExec, hGraph, updateResult_out ? &info : NULL);
 	if (updateResult_out)
 		*updateResult_out = info.result;
 	if (updateResult_out && hErrorNode_out)
@@ -64,36 +65,26 @@ static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t
 	return rc;
 }
 
-cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void)
-{
-	cudaGraphExecUpdate_fn adapter = update_by_result_info;
-	update_12_fn fn;
-	int major = adapt_loaded_major();
-
-	if (major != 12 && major != 13)
-		return NULL;
-	*(void **)&fn = adapt_loaded_symbol("cudaGraphExecUpdate");
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&update_12, fn, memory_order_relaxed);
-	adapt_chosen("cudaGraphExecUpdate", "the resultInfo form", (void *)adapter);
-	return adapter;
-}
+ADAPT_HOOK(cudaGraphExecUpdate,
+	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13),
+			      "cudaGraphExecUpdate", "cudaGraphExecUpdate", "the resultInfo form",
+			      &update_12, (void *)update_by_result_info))
 
 #else /* a 12- or 13-ABI caller */
 
 typedef cudaError_t (*update_11_fn)(cudaGraphExec_t, cudaGraph_t, cudaGraphNode_t *,
 				    enum cudaGraphExecUpdateResult *);
-static _Atomic(update_11_fn) update_11;
+static _Atomic(void *) update_11;
 
 static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 					 cudaGraphExecUpdateResultInfo *resultInfo)
 {
-	update_11_fn fn = atomic_load_explicit(&update_11, memory_order_relaxed);
+	update_11_fn fn;
 	cudaGraphNode_t node;
 	enum cudaGraphExecUpdateResult result;
 	cudaError_t rc;
 
+	*(void **)&fn = adapt_slot_function(&update_11);
 	if (!resultInfo)
 		return fn(hGraphExec, hGraph, NULL, NULL);
 	/* What the runtime leaves alone, the caller gets back unchanged. */
@@ -106,18 +97,8 @@ static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t
 	return rc;
 }
 
-cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void)
-{
-	update_11_fn fn;
-
-	if (adapt_loaded_major() != 11)
-		return NULL;
-	*(void **)&fn = adapt_loaded_symbol("cudaGraphExecUpdate");
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&update_11, fn, memory_order_relaxed);
-	adapt_chosen("cudaGraphExecUpdate", "the two-output form", (void *)update_by_two_outputs);
-	return update_by_two_outputs;
-}
+ADAPT_HOOK(cudaGraphExecUpdate,
+	   adapt_translate_on(CUDASTUB_MAJOR_BIT(11), "cudaGraphExecUpdate", "cudaGraphExecUpdate",
+			      "the two-output form", &update_11, (void *)update_by_two_outputs))
 
 #endif

@@ -58,19 +58,39 @@ typedef cudaError_t (*get_edges_with_data_fn)(cudaGraph_t, cudaGraphNode_t *, cu
 typedef cudaError_t (*node_edges_with_data_fn)(cudaGraphNode_t, cudaGraphNode_t *,
 					       struct cudaGraphEdgeData_st *, size_t *);
 
-/* The runtime functions the translators below call, one per name; stored
- * before the translator is handed to the resolver. */
-static _Atomic(void *) runtime_add_dependencies;
-static _Atomic(void *) runtime_remove_dependencies;
-static _Atomic(void *) runtime_get_edges;
-static _Atomic(void *) runtime_node_get_dependencies;
-static _Atomic(void *) runtime_node_get_dependent_nodes;
+/* The five functions, their names in 11 to 13 and (with edge data) in
+ * 12.3+, and the
+ * runtime functions the translators below call, stored before a translator
+ * is handed to the resolver. Names that share a prototype share a
+ * translator body (ADAPT_TWINS), which takes the index from the first. */
+enum edge_function {
+	ADD_DEPENDENCIES,
+	REMOVE_DEPENDENCIES,
+	GET_EDGES,
+	NODE_GET_DEPENDENCIES,
+	NODE_GET_DEPENDENT_NODES,
+	EDGE_FUNCTIONS
+};
+static const struct adapt_names names[EDGE_FUNCTIONS] = {
+	[ADD_DEPENDENCIES] = {"cudaGraphAddDependencies", "cudaGraphAddDependencies_v2"},
+	[REMOVE_DEPENDENCIES] = {"cudaGraphRemoveDependencies", "cudaGraphRemoveDependencies_v2"},
+	[GET_EDGES] = {"cudaGraphGetEdges", "cudaGraphGetEdges_v2"},
+	[NODE_GET_DEPENDENCIES] = {"cudaGraphNodeGetDependencies",
+				   "cudaGraphNodeGetDependencies_v2"},
+	[NODE_GET_DEPENDENT_NODES] = {"cudaGraphNodeGetDependentNodes",
+				      "cudaGraphNodeGetDependentNodes_v2"},
+};
+static _Atomic(void *) runtime[EDGE_FUNCTIONS];
+_Static_assert(REMOVE_DEPENDENCIES == ADD_DEPENDENCIES + 1 &&
+		       NODE_GET_DEPENDENT_NODES == NODE_GET_DEPENDENCIES + 1,
+	       "twins are adjacent");
 
 #if CUDASTUB_ABI_MAJOR >= 12
 /* ---- the edge-data form on a runtime that may lack it (11.x, 12.0-12.2) ---- */
 
-static cudaError_t add_dependencies_on_plain(cudaGraph_t graph, const cudaGraphNode_t *from,
-					     const cudaGraphNode_t *to,
+/* inline: Add and Remove each stay the whole translator they were. */
+static inline cudaError_t add_edges_on_plain(int which, cudaGraph_t graph,
+					     const cudaGraphNode_t *from, const cudaGraphNode_t *to,
 					     const cudaGraphEdgeData *edgeData,
 					     size_t numDependencies)
 {
@@ -78,22 +98,15 @@ static cudaError_t add_dependencies_on_plain(cudaGraph_t graph, const cudaGraphN
 
 	if (!edges_are_default(edgeData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = adapt_slot_function(&runtime_add_dependencies);
+	*(void **)&plain = adapt_slot_function(&runtime[ADD_DEPENDENCIES + which]);
 	return plain(graph, from, to, numDependencies);
 }
 
-static cudaError_t remove_dependencies_on_plain(cudaGraph_t graph, const cudaGraphNode_t *from,
-						const cudaGraphNode_t *to,
-						const cudaGraphEdgeData *edgeData,
-						size_t numDependencies)
-{
-	add_edges_plain_fn plain;
-
-	if (!edges_are_default(edgeData, numDependencies))
-		return cudaErrorNotSupported;
-	*(void **)&plain = adapt_slot_function(&runtime_remove_dependencies);
-	return plain(graph, from, to, numDependencies);
-}
+ADAPT_TWINS(cudaError_t, add_edges_on_plain, add_dependencies_on_plain,
+	    remove_dependencies_on_plain,
+	    (cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+	     const cudaGraphEdgeData *edgeData, size_t numDependencies),
+	    (graph, from, to, edgeData, numDependencies))
 
 /* After a successful plain query for room entries: all default edges. */
 static void fill_default_edges(cudaGraphEdgeData *edgeData, size_t room)
@@ -112,16 +125,15 @@ static cudaError_t get_edges_on_plain(cudaGraph_t graph, cudaGraphNode_t *from, 
 	if (edgeData && (!from || !to || !numEdges))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *numEdges : 0;
-	*(void **)&plain = adapt_slot_function(&runtime_get_edges);
+	*(void **)&plain = adapt_slot_function(&runtime[GET_EDGES]);
 	err = plain(graph, from, to, numEdges);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
 	return err;
 }
 
-static cudaError_t node_edges_on_plain(_Atomic(void *) *slot, cudaGraphNode_t node,
-				       cudaGraphNode_t *nodes, cudaGraphEdgeData *edgeData,
-				       size_t *count)
+static cudaError_t node_edges_on_plain(int which, cudaGraphNode_t node, cudaGraphNode_t *nodes,
+				       cudaGraphEdgeData *edgeData, size_t *count)
 {
 	node_edges_plain_fn plain;
 	cudaError_t err;
@@ -130,271 +142,110 @@ static cudaError_t node_edges_on_plain(_Atomic(void *) *slot, cudaGraphNode_t no
 	if (edgeData && (!nodes || !count))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *count : 0;
-	*(void **)&plain = adapt_slot_function(slot);
+	*(void **)&plain = adapt_slot_function(&runtime[NODE_GET_DEPENDENCIES + which]);
 	err = plain(node, nodes, count);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
 	return err;
 }
 
-static cudaError_t node_get_dependencies_on_plain(cudaGraphNode_t node,
-						  cudaGraphNode_t *pDependencies,
-						  cudaGraphEdgeData *edgeData,
-						  size_t *pNumDependencies)
-{
-	return node_edges_on_plain(&runtime_node_get_dependencies, node, pDependencies, edgeData,
-				   pNumDependencies);
-}
-
-static cudaError_t node_get_dependent_nodes_on_plain(cudaGraphNode_t node,
-						     cudaGraphNode_t *pDependentNodes,
-						     cudaGraphEdgeData *edgeData,
-						     size_t *pNumDependentNodes)
-{
-	return node_edges_on_plain(&runtime_node_get_dependent_nodes, node, pDependentNodes,
-				   edgeData, pNumDependentNodes);
-}
-
-/* The edge-data form NAME for the loaded runtime: 12.3+'s name_v2 as is, or
- * on 11.x and 12.0-12.2 the translator over the plain NAME. name_v2 is NULL
- * when the caller already knows the runtime lacks it. */
-static void *edge_data_form(const char *stub_name, const char *name, const char *name_v2,
-			    _Atomic(void *) *slot, void *translator)
-{
-	int major = adapt_loaded_major();
-	void *v2 = major == 12 && name_v2 ? adapt_loaded_symbol(name_v2) : NULL;
-
-	if (v2)
-		return adapt_chosen(stub_name, "12.3+'s _v2, as it is", v2);
-	if (major != 11 && major != 12)
-		return NULL;
-	return adapt_chosen(stub_name, "the plain form, default edges only",
-			    adapt_route_through(name, slot, translator));
-}
+ADAPT_TWINS(cudaError_t, node_edges_on_plain, node_get_dependencies_on_plain,
+	    node_get_dependent_nodes_on_plain,
+	    (cudaGraphNode_t node, cudaGraphNode_t *nodes, cudaGraphEdgeData *edgeData,
+	     size_t *count),
+	    (node, nodes, edgeData, count))
 #endif
 
 #if CUDASTUB_ABI_MAJOR <= 12
 /* ---- the plain form on 13 ---- */
 
-static cudaError_t add_dependencies_on_13(cudaGraph_t graph, const cudaGraphNode_t *from,
-					  const cudaGraphNode_t *to, size_t numDependencies)
+static cudaError_t add_edges_on_13(int which, cudaGraph_t graph, const cudaGraphNode_t *from,
+				   const cudaGraphNode_t *to, size_t numDependencies)
 {
 	add_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_slot_function(&runtime_add_dependencies);
+	*(void **)&with_data = adapt_slot_function(&runtime[ADD_DEPENDENCIES + which]);
 	return with_data(graph, from, to, NULL, numDependencies);
 }
 
-static cudaError_t remove_dependencies_on_13(cudaGraph_t graph, const cudaGraphNode_t *from,
-					     const cudaGraphNode_t *to, size_t numDependencies)
-{
-	add_edges_with_data_fn with_data;
-
-	*(void **)&with_data = adapt_slot_function(&runtime_remove_dependencies);
-	return with_data(graph, from, to, NULL, numDependencies);
-}
+ADAPT_TWINS(cudaError_t, add_edges_on_13, add_dependencies_on_13, remove_dependencies_on_13,
+	    (cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+	     size_t numDependencies),
+	    (graph, from, to, numDependencies))
 
 static cudaError_t get_edges_on_13(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
 				   size_t *numEdges)
 {
 	get_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_slot_function(&runtime_get_edges);
+	*(void **)&with_data = adapt_slot_function(&runtime[GET_EDGES]);
 	return with_data(graph, from, to, NULL, numEdges);
 }
 
-static cudaError_t node_get_dependencies_on_13(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
-					       size_t *pNumDependencies)
+static cudaError_t node_edges_on_13(int which, cudaGraphNode_t node, cudaGraphNode_t *nodes,
+				    size_t *count)
 {
 	node_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_slot_function(&runtime_node_get_dependencies);
-	return with_data(node, pDependencies, NULL, pNumDependencies);
+	*(void **)&with_data = adapt_slot_function(&runtime[NODE_GET_DEPENDENCIES + which]);
+	return with_data(node, nodes, NULL, count);
 }
 
-static cudaError_t node_get_dependent_nodes_on_13(cudaGraphNode_t node,
-						  cudaGraphNode_t *pDependentNodes,
-						  size_t *pNumDependentNodes)
-{
-	node_edges_with_data_fn with_data;
-
-	*(void **)&with_data = adapt_slot_function(&runtime_node_get_dependent_nodes);
-	return with_data(node, pDependentNodes, NULL, pNumDependentNodes);
-}
-
-/* The plain NAME on 13: the translator over 13's NAME, or NULL elsewhere. */
-static void *plain_form_on_13(const char *name, _Atomic(void *) *slot, void *translator)
-{
-	if (adapt_loaded_major() != 13)
-		return NULL;
-	return adapt_chosen(name, "13's, edge data NULL",
-			    adapt_route_through(name, slot, translator));
-}
+ADAPT_TWINS(cudaError_t, node_edges_on_13, node_get_dependencies_on_13,
+	    node_get_dependent_nodes_on_13,
+	    (cudaGraphNode_t node, cudaGraphNode_t *nodes, size_t *count), (node, nodes, count))
 #endif
 
-/* ---- the stub's entry points, by the build's ABI ---- */
+/* ---- the stub's entry points, by the build's ABI (adapt_edge_data.h) ---- */
+
+#if CUDASTUB_ABI_MAJOR >= 12
+/* Edge-data callers on a runtime without edge data. */
+static void *const on_plain[EDGE_FUNCTIONS] = {
+	[ADD_DEPENDENCIES] = (void *)add_dependencies_on_plain,
+	[REMOVE_DEPENDENCIES] = (void *)remove_dependencies_on_plain,
+	[GET_EDGES] = (void *)get_edges_on_plain,
+	[NODE_GET_DEPENDENCIES] = (void *)node_get_dependencies_on_plain,
+	[NODE_GET_DEPENDENT_NODES] = (void *)node_get_dependent_nodes_on_plain,
+};
+#endif
 
 #if CUDASTUB_ABI_MAJOR >= 13
-cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(void)
+static void *stand_in(enum edge_function f)
 {
-	cudaGraphAddDependencies_fn fn;
-
-	*(void **)&fn = edge_data_form("cudaGraphAddDependencies", "cudaGraphAddDependencies",
-				       "cudaGraphAddDependencies_v2", &runtime_add_dependencies,
-				       (void *)add_dependencies_on_plain);
-	return fn;
+	return edge_data_form(names[f].name, names[f].name, names[f].name_v2, &runtime[f],
+			      on_plain[f]);
 }
-
-cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(void)
+#else
+static void *stand_in(enum edge_function f)
 {
-	cudaGraphRemoveDependencies_fn fn;
+	static void *const on_13[EDGE_FUNCTIONS] = {
+		[ADD_DEPENDENCIES] = (void *)add_dependencies_on_13,
+		[REMOVE_DEPENDENCIES] = (void *)remove_dependencies_on_13,
+		[GET_EDGES] = (void *)get_edges_on_13,
+		[NODE_GET_DEPENDENCIES] = (void *)node_get_dependencies_on_13,
+		[NODE_GET_DEPENDENT_NODES] = (void *)node_get_dependent_nodes_on_13,
+	};
 
-	*(void **)&fn =
-		edge_data_form("cudaGraphRemoveDependencies", "cudaGraphRemoveDependencies",
-			       "cudaGraphRemoveDependencies_v2", &runtime_remove_dependencies,
-			       (void *)remove_dependencies_on_plain);
-	return fn;
-}
-
-cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(void)
-{
-	cudaGraphGetEdges_fn fn;
-
-	*(void **)&fn =
-		edge_data_form("cudaGraphGetEdges", "cudaGraphGetEdges", "cudaGraphGetEdges_v2",
-			       &runtime_get_edges, (void *)get_edges_on_plain);
-	return fn;
-}
-
-cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(void)
-{
-	cudaGraphNodeGetDependencies_fn fn;
-
-	*(void **)&fn =
-		edge_data_form("cudaGraphNodeGetDependencies", "cudaGraphNodeGetDependencies",
-			       "cudaGraphNodeGetDependencies_v2", &runtime_node_get_dependencies,
-			       (void *)node_get_dependencies_on_plain);
-	return fn;
-}
-
-cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(void)
-{
-	cudaGraphNodeGetDependentNodes_fn fn;
-
-	*(void **)&fn = edge_data_form(
-		"cudaGraphNodeGetDependentNodes", "cudaGraphNodeGetDependentNodes",
-		"cudaGraphNodeGetDependentNodes_v2", &runtime_node_get_dependent_nodes,
-		(void *)node_get_dependent_nodes_on_plain);
-	return fn;
-}
-
-#else /* the 12- and 11-ABI stubs: the plain names */
-cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(void)
-{
-	cudaGraphAddDependencies_fn fn;
-
-	*(void **)&fn = plain_form_on_13("cudaGraphAddDependencies", &runtime_add_dependencies,
-					 (void *)add_dependencies_on_13);
-	return fn;
-}
-
-cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(void)
-{
-	cudaGraphRemoveDependencies_fn fn;
-
-	*(void **)&fn =
-		plain_form_on_13("cudaGraphRemoveDependencies", &runtime_remove_dependencies,
-				 (void *)remove_dependencies_on_13);
-	return fn;
-}
-
-cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(void)
-{
-	cudaGraphGetEdges_fn fn;
-
-	*(void **)&fn =
-		plain_form_on_13("cudaGraphGetEdges", &runtime_get_edges, (void *)get_edges_on_13);
-	return fn;
-}
-
-cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(void)
-{
-	cudaGraphNodeGetDependencies_fn fn;
-
-	*(void **)&fn =
-		plain_form_on_13("cudaGraphNodeGetDependencies", &runtime_node_get_dependencies,
-				 (void *)node_get_dependencies_on_13);
-	return fn;
-}
-
-cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(void)
-{
-	cudaGraphNodeGetDependentNodes_fn fn;
-
-	*(void **)&fn = plain_form_on_13("cudaGraphNodeGetDependentNodes",
-					 &runtime_node_get_dependent_nodes,
-					 (void *)node_get_dependent_nodes_on_13);
-	return fn;
+	return plain_form_on_13(names[f].name, &runtime[f], on_13[f]);
 }
 #endif
 
+ADAPT_HOOK(cudaGraphAddDependencies, stand_in(ADD_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphRemoveDependencies, stand_in(REMOVE_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphGetEdges, stand_in(GET_EDGES))
+ADAPT_HOOK(cudaGraphNodeGetDependencies, stand_in(NODE_GET_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphNodeGetDependentNodes, stand_in(NODE_GET_DEPENDENT_NODES))
+
 #if CUDASTUB_ABI_MAJOR == 12
-/* NAME_v2, which the loader did not find: 13's plain NAME as is; on 11.x and
- * 12.0-12.2 the translator over the plain form. It shares the plain name's
- * slot: in a process with one runtime, only one of the two stores there. */
-static void *v2_form(const char *stub_name, const char *name, _Atomic(void *) *slot,
-		     void *translator)
+/* NAME_v2, which the loader did not find. */
+static void *v2_stand_in(enum edge_function f)
 {
-	if (adapt_loaded_major() == 13)
-		return adapt_chosen(stub_name, "13's plain name, as it is",
-				    adapt_loaded_symbol(name));
-	return edge_data_form(stub_name, name, NULL, slot, translator);
+	return v2_form(names[f].name_v2, names[f].name, &runtime[f], on_plain[f]);
 }
 
-cudaGraphAddDependencies_v2_fn cudastub_cudart_adapt_cudaGraphAddDependencies_v2(void)
-{
-	cudaGraphAddDependencies_v2_fn fn;
-
-	*(void **)&fn = v2_form("cudaGraphAddDependencies_v2", "cudaGraphAddDependencies",
-				&runtime_add_dependencies, (void *)add_dependencies_on_plain);
-	return fn;
-}
-
-cudaGraphRemoveDependencies_v2_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies_v2(void)
-{
-	cudaGraphRemoveDependencies_v2_fn fn;
-
-	*(void **)&fn = v2_form("cudaGraphRemoveDependencies_v2", "cudaGraphRemoveDependencies",
-				&runtime_remove_dependencies, (void *)remove_dependencies_on_plain);
-	return fn;
-}
-
-cudaGraphGetEdges_v2_fn cudastub_cudart_adapt_cudaGraphGetEdges_v2(void)
-{
-	cudaGraphGetEdges_v2_fn fn;
-
-	*(void **)&fn = v2_form("cudaGraphGetEdges_v2", "cudaGraphGetEdges", &runtime_get_edges,
-				(void *)get_edges_on_plain);
-	return fn;
-}
-
-cudaGraphNodeGetDependencies_v2_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies_v2(void)
-{
-	cudaGraphNodeGetDependencies_v2_fn fn;
-
-	*(void **)&fn =
-		v2_form("cudaGraphNodeGetDependencies_v2", "cudaGraphNodeGetDependencies",
-			&runtime_node_get_dependencies, (void *)node_get_dependencies_on_plain);
-	return fn;
-}
-
-cudaGraphNodeGetDependentNodes_v2_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes_v2(void)
-{
-	cudaGraphNodeGetDependentNodes_v2_fn fn;
-
-	*(void **)&fn = v2_form("cudaGraphNodeGetDependentNodes_v2",
-				"cudaGraphNodeGetDependentNodes", &runtime_node_get_dependent_nodes,
-				(void *)node_get_dependent_nodes_on_plain);
-	return fn;
-}
+ADAPT_HOOK(cudaGraphAddDependencies_v2, v2_stand_in(ADD_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphRemoveDependencies_v2, v2_stand_in(REMOVE_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphGetEdges_v2, v2_stand_in(GET_EDGES))
+ADAPT_HOOK(cudaGraphNodeGetDependencies_v2, v2_stand_in(NODE_GET_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphNodeGetDependentNodes_v2, v2_stand_in(NODE_GET_DEPENDENT_NODES))
 #endif

@@ -32,7 +32,9 @@
  *   12-ABI stub on 13.x: the struct as it is (its unused, zero bytes are
  *     13's new fields at their defaults); the plain cudaGraphAddNode goes to
  *     13's with dependencyData NULL (default edges), _v2 and the setters to
- *     13's functions as they are.
+ *     13's functions as they are. Its _v2 on 12.2 (which lacks _v2): the
+ *     plain form, default edges only. Adding a node thus takes the rule of
+ *     the graph edges (adapt_edge_data.h).
  *   11.x has none of these functions.
  */
 #define _GNU_SOURCE
@@ -81,19 +83,7 @@ typedef cudaError_t (*exec_node_set_params_fn)(cudaGraphExec_t, cudaGraphNode_t,
 
 static _Atomic(void *) runtime_add_node;
 
-/* stub_name's translator (how: its rule) over the runtime's name, stored in
- * slot; NULL when the runtime does not export name. */
-static void *translate_to(const char *stub_name, const char *name, const char *how,
-			  _Atomic(void *) *slot, void *translator)
-{
-	return adapt_chosen(stub_name, how, adapt_route_through(name, slot, translator));
-}
-#endif
-
 #if CUDASTUB_ABI_MAJOR >= 13
-static _Atomic(void *) runtime_node_set_params;
-static _Atomic(void *) runtime_exec_node_set_params;
-
 /* Whether 12.x can honour a 13 node's parameters. */
 static int node_params_fit_12(const struct cudaGraphNodeParams *p)
 {
@@ -106,6 +96,34 @@ static int node_params_fit_12(const struct cudaGraphNodeParams *p)
 		return 0;
 	return 1;
 }
+#else
+/* A 12-ABI caller's node parameters are 12's own. */
+static int node_params_fit_12(const struct cudaGraphNodeParams *p)
+{
+	(void)p;
+	return 1;
+}
+#endif
+
+/* Adding a node on 12.2, which has no edge data (a 13-ABI cudaGraphAddNode,
+ * a 12-ABI cudaGraphAddNode_v2): the plain form, default edges only. */
+static cudaError_t add_node_on_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies,
+				     const cudaGraphEdgeData *dependencyData,
+				     size_t numDependencies, struct cudaGraphNodeParams *nodeParams)
+{
+	add_node_plain_fn add;
+
+	if (!node_params_fit_12(nodeParams) || !edges_are_default(dependencyData, numDependencies))
+		return cudaErrorNotSupported;
+	*(void **)&add = adapt_slot_function(&runtime_add_node);
+	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+}
+#endif
+
+#if CUDASTUB_ABI_MAJOR >= 13
+static _Atomic(void *) runtime_node_set_params;
+static _Atomic(void *) runtime_exec_node_set_params;
 
 static cudaError_t add_node_on_12_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 				     const cudaGraphNode_t *pDependencies,
@@ -118,20 +136,6 @@ static cudaError_t add_node_on_12_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
 		return cudaErrorNotSupported;
 	*(void **)&add = adapt_slot_function(&runtime_add_node);
 	return add(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
-}
-
-static cudaError_t add_node_on_12_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-					const cudaGraphNode_t *pDependencies,
-					const cudaGraphEdgeData *dependencyData,
-					size_t numDependencies,
-					struct cudaGraphNodeParams *nodeParams)
-{
-	add_node_plain_fn add;
-
-	if (!node_params_fit_12(nodeParams) || !edges_are_default(dependencyData, numDependencies))
-		return cudaErrorNotSupported;
-	*(void **)&add = adapt_slot_function(&runtime_add_node);
-	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
 
 static cudaError_t node_set_params_on_12(cudaGraphNode_t node,
@@ -156,44 +160,32 @@ static cudaError_t exec_node_set_params_on_12(cudaGraphExec_t graphExec, cudaGra
 	return set(graphExec, node, nodeParams);
 }
 
-cudaGraphAddNode_fn cudastub_cudart_adapt_cudaGraphAddNode(void)
+/* Adding a node on 12.x: 12.3+'s _v2, else 12.2's plain form. */
+static void *add_node_on_12(void)
 {
-	cudaGraphAddNode_fn fn = NULL;
+	void *fn;
 
 	if (adapt_loaded_major() != 12)
 		return NULL;
-	*(void **)&fn = translate_to("cudaGraphAddNode", "cudaGraphAddNode_v2",
-				     "12.3+'s _v2, parameters checked", &runtime_add_node,
-				     (void *)add_node_on_12_v2);
+	fn = adapt_translate_to("cudaGraphAddNode", "cudaGraphAddNode_v2",
+				"12.3+'s _v2, parameters checked", &runtime_add_node,
+				(void *)add_node_on_12_v2);
 	if (!fn)
-		*(void **)&fn = translate_to("cudaGraphAddNode", "cudaGraphAddNode",
-					     "12.2's plain form, parameters checked, default edges",
-					     &runtime_add_node, (void *)add_node_on_12_plain);
+		fn = adapt_translate_to("cudaGraphAddNode", "cudaGraphAddNode",
+					"12.2's plain form, parameters checked, default edges",
+					&runtime_add_node, (void *)add_node_on_plain);
 	return fn;
 }
 
-cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(void)
-{
-	cudaGraphNodeSetParams_fn fn = NULL;
-
-	if (adapt_loaded_major() == 12)
-		*(void **)&fn = translate_to("cudaGraphNodeSetParams", "cudaGraphNodeSetParams",
-					     "parameters checked", &runtime_node_set_params,
-					     (void *)node_set_params_on_12);
-	return fn;
-}
-
-cudaGraphExecNodeSetParams_fn cudastub_cudart_adapt_cudaGraphExecNodeSetParams(void)
-{
-	cudaGraphExecNodeSetParams_fn fn = NULL;
-
-	if (adapt_loaded_major() == 12)
-		*(void **)&fn =
-			translate_to("cudaGraphExecNodeSetParams", "cudaGraphExecNodeSetParams",
-				     "parameters checked", &runtime_exec_node_set_params,
-				     (void *)exec_node_set_params_on_12);
-	return fn;
-}
+ADAPT_HOOK(cudaGraphAddNode, add_node_on_12())
+ADAPT_HOOK(cudaGraphNodeSetParams,
+	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12), "cudaGraphNodeSetParams",
+			      "cudaGraphNodeSetParams", "parameters checked",
+			      &runtime_node_set_params, (void *)node_set_params_on_12))
+ADAPT_HOOK(cudaGraphExecNodeSetParams,
+	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12), "cudaGraphExecNodeSetParams",
+			      "cudaGraphExecNodeSetParams", "parameters checked",
+			      &runtime_exec_node_set_params, (void *)exec_node_set_params_on_12))
 
 #elif CUDASTUB_ABI_MAJOR == 12
 static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -206,68 +198,19 @@ static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
 	return add(pGraphNode, graph, pDependencies, NULL, numDependencies, nodeParams);
 }
 
-/* _v2 on 12.2, which lacks it: the plain form, default edges only */
-static cudaError_t add_node_v2_on_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-					const cudaGraphNode_t *pDependencies,
-					const cudaGraphEdgeData *dependencyData,
-					size_t numDependencies,
-					struct cudaGraphNodeParams *nodeParams)
+/* 13's name as it is: the same prototype and bytes. */
+static void *as_is_on_13(const char *name)
 {
-	add_node_plain_fn add;
-
-	if (!edges_are_default(dependencyData, numDependencies))
-		return cudaErrorNotSupported;
-	*(void **)&add = adapt_slot_function(&runtime_add_node);
-	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+	if (adapt_loaded_major() != 13)
+		return NULL;
+	return adapt_as_is(name, name, "13's, as it is");
 }
 
-/* 13's name, for stub_name, as it is: the same prototype and bytes. */
-static void *as_is(const char *stub_name, const char *name)
-{
-	return adapt_chosen(stub_name, "13's, as it is", adapt_loaded_symbol(name));
-}
-
-cudaGraphAddNode_fn cudastub_cudart_adapt_cudaGraphAddNode(void)
-{
-	cudaGraphAddNode_fn fn = NULL;
-
-	if (adapt_loaded_major() == 13)
-		*(void **)&fn = translate_to("cudaGraphAddNode", "cudaGraphAddNode",
-					     "13's, dependency data NULL", &runtime_add_node,
-					     (void *)add_node_on_13);
-	return fn;
-}
-
-cudaGraphAddNode_v2_fn cudastub_cudart_adapt_cudaGraphAddNode_v2(void)
-{
-	cudaGraphAddNode_v2_fn fn = NULL;
-	int major = adapt_loaded_major();
-
-	if (major == 13)
-		*(void **)&fn = as_is("cudaGraphAddNode_v2", "cudaGraphAddNode");
-	else if (major == 12)
-		*(void **)&fn = translate_to("cudaGraphAddNode_v2", "cudaGraphAddNode",
-					     "the plain form, default edges only",
-					     &runtime_add_node, (void *)add_node_v2_on_plain);
-	return fn;
-}
-
-/* The setters: 13's as they are. */
-cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(void)
-{
-	cudaGraphNodeSetParams_fn fn = NULL;
-
-	if (adapt_loaded_major() == 13)
-		*(void **)&fn = as_is("cudaGraphNodeSetParams", "cudaGraphNodeSetParams");
-	return fn;
-}
-
-cudaGraphExecNodeSetParams_fn cudastub_cudart_adapt_cudaGraphExecNodeSetParams(void)
-{
-	cudaGraphExecNodeSetParams_fn fn = NULL;
-
-	if (adapt_loaded_major() == 13)
-		*(void **)&fn = as_is("cudaGraphExecNodeSetParams", "cudaGraphExecNodeSetParams");
-	return fn;
-}
+/* Adding a node takes the rule of the graph edges (adapt_edge_data.h). */
+ADAPT_HOOK(cudaGraphAddNode,
+	   plain_form_on_13("cudaGraphAddNode", &runtime_add_node, (void *)add_node_on_13))
+ADAPT_HOOK(cudaGraphAddNode_v2, v2_form("cudaGraphAddNode_v2", "cudaGraphAddNode",
+					&runtime_add_node, (void *)add_node_on_plain))
+ADAPT_HOOK(cudaGraphNodeSetParams, as_is_on_13("cudaGraphNodeSetParams"))
+ADAPT_HOOK(cudaGraphExecNodeSetParams, as_is_on_13("cudaGraphExecNodeSetParams"))
 #endif

@@ -59,16 +59,18 @@ _Static_assert(offsetof(struct instantiate_params_12, result_out) == 24, "result
 
 typedef cudaError_t (*with_params_fn)(cudaGraphExec_t *, cudaGraph_t,
 				      struct instantiate_params_12 *);
-static _Atomic(with_params_fn) with_params;
+static _Atomic(void *) with_params;
 
 static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 					 cudaGraphNode_t *pErrorNode, char *pLogBuffer,
 					 size_t bufferSize)
 {
 	struct instantiate_params_12 params = {0, NULL, NULL, 0};
+	with_params_fn instantiate;
 	cudaError_t rc;
 
-	rc = atomic_load_explicit(&with_params, memory_order_relaxed)(pGraphExec, graph, &params);
+	*(void **)&instantiate = adapt_slot_function(&with_params);
+	rc = instantiate(pGraphExec, graph, &params);
 	if (rc != cudaSuccess && pErrorNode)
 		*pErrorNode = params.errNode_out;
 	if (rc != cudaSuccess && pLogBuffer && bufferSize > 0)
@@ -78,62 +80,55 @@ static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_
 	return rc;
 }
 
-cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void)
-{
-	cudaGraphInstantiate_fn adapter = instantiate_by_params;
-	with_params_fn fn;
-	int major = adapt_loaded_major();
-
-	if (major != 12 && major != 13)
-		return NULL;
-	*(void **)&fn = adapt_loaded_symbol("cudaGraphInstantiateWithParams");
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&with_params, fn, memory_order_relaxed);
-	adapt_chosen("cudaGraphInstantiate", "cudaGraphInstantiateWithParams", (void *)adapter);
-	return adapter;
-}
+ADAPT_HOOK(cudaGraphInstantiate,
+	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13),
+			      "cudaGraphInstantiate", "cudaGraphInstantiateWithParams",
+			      "cudaGraphInstantiateWithParams", &with_params,
+			      (void *)instantiate_by_params))
 
 #else /* a 12- or 13-ABI caller */
 
 typedef cudaError_t (*with_flags_fn)(cudaGraphExec_t *, cudaGraph_t, unsigned long long);
 typedef cudaError_t (*instantiate_11_fn)(cudaGraphExec_t *, cudaGraph_t, cudaGraphNode_t *, char *,
 					 size_t);
-static _Atomic(with_flags_fn) with_flags;
-static _Atomic(instantiate_11_fn) instantiate_11;
+static _Atomic(void *) with_flags;
+static _Atomic(void *) instantiate_11;
 
 static cudaError_t instantiate_on_11(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 				     unsigned long long flags)
 {
-	with_flags_fn by_flags = atomic_load_explicit(&with_flags, memory_order_relaxed);
+	with_flags_fn by_flags;
+	instantiate_11_fn old;
 
 	if (flags & (FLAG_UPLOAD | FLAG_DEVICE_LAUNCH))
 		return cudaErrorNotSupported;
+	*(void **)&by_flags = adapt_slot_function(&with_flags);
 	if (by_flags)
 		return by_flags(pGraphExec, graph, flags);
 	if (flags != 0)
 		return cudaErrorNotSupported;
-	return atomic_load_explicit(&instantiate_11, memory_order_relaxed)(pGraphExec, graph, NULL,
-									   NULL, 0);
+	*(void **)&old = adapt_slot_function(&instantiate_11);
+	return old(pGraphExec, graph, NULL, NULL, 0);
 }
 
-cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void)
+static void *instantiate_by_flags_on_11(void)
 {
-	with_flags_fn by_flags;
-	instantiate_11_fn old;
+	void *by_flags, *old;
 
 	if (adapt_loaded_major() != 11)
 		return NULL;
-	*(void **)&by_flags = adapt_loaded_symbol("cudaGraphInstantiateWithFlags");
-	*(void **)&old = adapt_loaded_symbol("cudaGraphInstantiate");
+	by_flags = adapt_loaded_symbol("cudaGraphInstantiateWithFlags");
+	old = adapt_loaded_symbol("cudaGraphInstantiate");
 	if (!by_flags && !old)
 		return NULL;
-	atomic_store_explicit(&with_flags, by_flags, memory_order_relaxed);
-	atomic_store_explicit(&instantiate_11, old, memory_order_relaxed);
-	adapt_chosen("cudaGraphInstantiate",
-		     by_flags ? "cudaGraphInstantiateWithFlags" : "11's cudaGraphInstantiate",
-		     (void *)instantiate_on_11);
-	return instantiate_on_11;
+	atomic_store_explicit(&with_flags, by_flags, memory_order_release);
+	atomic_store_explicit(&instantiate_11, old, memory_order_release);
+	return adapt_chosen("cudaGraphInstantiate",
+			    by_flags ? "cudaGraphInstantiateWithFlags"
+				     : "11's cudaGraphInstantiate",
+			    (void *)instantiate_on_11);
 }
+
+ADAPT_HOOK(cudaGraphInstantiate, instantiate_by_flags_on_11())
 
 #endif

@@ -99,7 +99,9 @@ typedef cudaError_t (*node_set_fn)(cudaGraphNode_t, cudaLaunchAttributeID,
 typedef cudaError_t (*launch_fn)(const cudaLaunchConfig_t *, const void *, void **);
 typedef cudaError_t (*occupancy_fn)(int *, const void *, const cudaLaunchConfig_t *);
 
-/* The runtime's functions, for the translators below; one per name. */
+/* The runtime's functions, for the translators below; one per name. A
+ * name's _ptsz, or another name of its prototype, comes next: they share a
+ * translator body (ADAPT_TWINS), which adds the twin's index. */
 enum launch_function {
 	STREAM_GET,
 	STREAM_GET_PTSZ,
@@ -113,11 +115,15 @@ enum launch_function {
 	MAX_POTENTIAL_CLUSTER_SIZE,
 	LAUNCH_FUNCTION_COUNT
 };
+_Static_assert(STREAM_GET_PTSZ == STREAM_GET + 1 && STREAM_SET_PTSZ == STREAM_SET + 1 &&
+		       LAUNCH_PTSZ == LAUNCH + 1 &&
+		       MAX_POTENTIAL_CLUSTER_SIZE == MAX_ACTIVE_CLUSTERS + 1,
+	       "twins are adjacent");
 static _Atomic(void *) runtime_functions[LAUNCH_FUNCTION_COUNT];
 
 static void *runtime_function(enum launch_function which)
 {
-	return atomic_load_explicit(&runtime_functions[which], memory_order_acquire);
+	return adapt_slot_function(&runtime_functions[which]);
 }
 
 static int attribute_known(cudaLaunchAttributeID attr)
@@ -125,54 +131,39 @@ static int attribute_known(cudaLaunchAttributeID attr)
 	return launch_attribute_known((unsigned)attr);
 }
 
-static cudaError_t stream_get(enum launch_function which, cudaStream_t hStream,
-			      cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out)
+static cudaError_t stream_get(int ptsz, cudaStream_t hStream, cudaLaunchAttributeID attr,
+			      cudaLaunchAttributeValue *value_out)
 {
 	stream_get_fn get;
 
 	if (!attribute_known(attr))
 		return cudaErrorNotSupported;
-	*(void **)&get = runtime_function(which);
+	*(void **)&get = runtime_function(STREAM_GET + ptsz);
 	return get(hStream, attr, value_out);
 }
 
-static cudaError_t stream_set(enum launch_function which, cudaStream_t hStream,
-			      cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value)
+static cudaError_t stream_set(int ptsz, cudaStream_t hStream, cudaLaunchAttributeID attr,
+			      const cudaLaunchAttributeValue *value)
 {
 	stream_set_fn set;
 
 	if (!attribute_known(attr))
 		return cudaErrorNotSupported;
-	*(void **)&set = runtime_function(which);
+	*(void **)&set = runtime_function(STREAM_SET + ptsz);
 	return set(hStream, attr, value);
 }
 
-static cudaError_t stream_get_checked(cudaStream_t hStream, cudaLaunchAttributeID attr,
-				      cudaLaunchAttributeValue *value_out)
-{
-	return stream_get(STREAM_GET, hStream, attr, value_out);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, stream_get,
+		 (cudaStream_t hStream, cudaLaunchAttributeID attr,
+		  cudaLaunchAttributeValue *value_out),
+		 (hStream, attr, value_out))
+ADAPT_PTSZ_TWINS(cudaError_t, stream_set,
+		 (cudaStream_t hStream, cudaLaunchAttributeID attr,
+		  const cudaLaunchAttributeValue *value),
+		 (hStream, attr, value))
 
-static cudaError_t stream_get_ptsz_checked(cudaStream_t hStream, cudaLaunchAttributeID attr,
-					   cudaLaunchAttributeValue *value_out)
-{
-	return stream_get(STREAM_GET_PTSZ, hStream, attr, value_out);
-}
-
-static cudaError_t stream_set_checked(cudaStream_t hStream, cudaLaunchAttributeID attr,
-				      const cudaLaunchAttributeValue *value)
-{
-	return stream_set(STREAM_SET, hStream, attr, value);
-}
-
-static cudaError_t stream_set_ptsz_checked(cudaStream_t hStream, cudaLaunchAttributeID attr,
-					   const cudaLaunchAttributeValue *value)
-{
-	return stream_set(STREAM_SET_PTSZ, hStream, attr, value);
-}
-
-static cudaError_t node_get_checked(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
-				    cudaLaunchAttributeValue *value_out)
+static cudaError_t node_get(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
+			    cudaLaunchAttributeValue *value_out)
 {
 	node_get_fn get;
 
@@ -182,8 +173,8 @@ static cudaError_t node_get_checked(cudaGraphNode_t hNode, cudaLaunchAttributeID
 	return get(hNode, attr, value_out);
 }
 
-static cudaError_t node_set_checked(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
-				    const cudaLaunchAttributeValue *value)
+static cudaError_t node_set(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
+			    const cudaLaunchAttributeValue *value)
 {
 	node_set_fn set;
 
@@ -193,84 +184,59 @@ static cudaError_t node_set_checked(cudaGraphNode_t hNode, cudaLaunchAttributeID
 	return set(hNode, attr, value);
 }
 
-static cudaError_t launch(enum launch_function which, const cudaLaunchConfig_t *config,
-			  const void *func, void **args)
+static cudaError_t launch(int ptsz, const cudaLaunchConfig_t *config, const void *func, void **args)
 {
 	launch_fn fn;
 
 	if (!config_attributes_known(config))
 		return cudaErrorNotSupported;
-	*(void **)&fn = runtime_function(which);
+	*(void **)&fn = runtime_function(LAUNCH + ptsz);
 	return fn(config, func, args);
 }
 
-static cudaError_t launch_checked(const cudaLaunchConfig_t *config, const void *func, void **args)
-{
-	return launch(LAUNCH, config, func, args);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, launch,
+		 (const cudaLaunchConfig_t *config, const void *func, void **args),
+		 (config, func, args))
 
-static cudaError_t launch_ptsz_checked(const cudaLaunchConfig_t *config, const void *func,
-				       void **args)
-{
-	return launch(LAUNCH_PTSZ, config, func, args);
-}
-
-static cudaError_t occupancy(enum launch_function which, int *out, const void *func,
+static cudaError_t occupancy(int which, int *out, const void *func,
 			     const cudaLaunchConfig_t *config)
 {
 	occupancy_fn fn;
 
 	if (!config_attributes_known(config))
 		return cudaErrorNotSupported;
-	*(void **)&fn = runtime_function(which);
+	*(void **)&fn = runtime_function(MAX_ACTIVE_CLUSTERS + which);
 	return fn(out, func, config);
 }
 
-static cudaError_t max_active_clusters_checked(int *numClusters, const void *func,
-					       const cudaLaunchConfig_t *launchConfig)
-{
-	return occupancy(MAX_ACTIVE_CLUSTERS, numClusters, func, launchConfig);
-}
-
-static cudaError_t max_potential_cluster_size_checked(int *clusterSize, const void *func,
-						      const cudaLaunchConfig_t *launchConfig)
-{
-	return occupancy(MAX_POTENTIAL_CLUSTER_SIZE, clusterSize, func, launchConfig);
-}
+ADAPT_TWINS(cudaError_t, occupancy, max_active_clusters, max_potential_cluster_size,
+	    (int *out, const void *func, const cudaLaunchConfig_t *config), (out, func, config))
 
 /* The runtime's name for the loaded major: as it is on a newer runtime, the
  * checking translator on an older one; NULL on the stub's own major. */
 static void *launch_adapter(const char *name, enum launch_function which, void *checked)
 {
 	int major = adapt_loaded_major();
-	void *sym;
 
-	if (major < 11 || major > 13 || major == CUDASTUB_ABI_MAJOR)
+	if (major < ADAPT_OLDEST_MAJOR || major > ADAPT_NEWEST_MAJOR || major == CUDASTUB_ABI_MAJOR)
 		return NULL;
-	sym = adapt_loaded_symbol(name);
-	if (!sym || major > CUDASTUB_ABI_MAJOR)
-		return adapt_chosen(name, "a newer runtime, as it is", sym);
-	atomic_store_explicit(&runtime_functions[which], sym, memory_order_release);
-	return adapt_chosen(name, "attribute ids the runtime lacks refused", checked);
+	if (major > CUDASTUB_ABI_MAJOR)
+		return adapt_as_is(name, name, "a newer runtime, as it is");
+	return adapt_translate_to(name, name, "attribute ids the runtime lacks refused",
+				  &runtime_functions[which], checked);
 }
 
 #define LAUNCH_ADAPTER(name, which, checked)                                                       \
-	name##_fn cudastub_cudart_adapt_##name(void)                                               \
-	{                                                                                          \
-		name##_fn fn;                                                                      \
-                                                                                                   \
-		*(void **)&fn = launch_adapter(#name, which, (void *)checked);                     \
-		return fn;                                                                         \
-	}
+	ADAPT_HOOK(name, launch_adapter(#name, which, (void *)checked))
 
-LAUNCH_ADAPTER(cudaStreamGetAttribute, STREAM_GET, stream_get_checked)
-LAUNCH_ADAPTER(cudaStreamGetAttribute_ptsz, STREAM_GET_PTSZ, stream_get_ptsz_checked)
-LAUNCH_ADAPTER(cudaStreamSetAttribute, STREAM_SET, stream_set_checked)
-LAUNCH_ADAPTER(cudaStreamSetAttribute_ptsz, STREAM_SET_PTSZ, stream_set_ptsz_checked)
-LAUNCH_ADAPTER(cudaGraphKernelNodeGetAttribute, NODE_GET, node_get_checked)
-LAUNCH_ADAPTER(cudaGraphKernelNodeSetAttribute, NODE_SET, node_set_checked)
-LAUNCH_ADAPTER(cudaLaunchKernelExC, LAUNCH, launch_checked)
-LAUNCH_ADAPTER(cudaLaunchKernelExC_ptsz, LAUNCH_PTSZ, launch_ptsz_checked)
-LAUNCH_ADAPTER(cudaOccupancyMaxActiveClusters, MAX_ACTIVE_CLUSTERS, max_active_clusters_checked)
+LAUNCH_ADAPTER(cudaStreamGetAttribute, STREAM_GET, stream_get_legacy)
+LAUNCH_ADAPTER(cudaStreamGetAttribute_ptsz, STREAM_GET_PTSZ, stream_get_ptsz)
+LAUNCH_ADAPTER(cudaStreamSetAttribute, STREAM_SET, stream_set_legacy)
+LAUNCH_ADAPTER(cudaStreamSetAttribute_ptsz, STREAM_SET_PTSZ, stream_set_ptsz)
+LAUNCH_ADAPTER(cudaGraphKernelNodeGetAttribute, NODE_GET, node_get)
+LAUNCH_ADAPTER(cudaGraphKernelNodeSetAttribute, NODE_SET, node_set)
+LAUNCH_ADAPTER(cudaLaunchKernelExC, LAUNCH, launch_legacy)
+LAUNCH_ADAPTER(cudaLaunchKernelExC_ptsz, LAUNCH_PTSZ, launch_ptsz)
+LAUNCH_ADAPTER(cudaOccupancyMaxActiveClusters, MAX_ACTIVE_CLUSTERS, max_active_clusters)
 LAUNCH_ADAPTER(cudaOccupancyMaxPotentialClusterSize, MAX_POTENTIAL_CLUSTER_SIZE,
-	       max_potential_cluster_size_checked)
+	       max_potential_cluster_size)

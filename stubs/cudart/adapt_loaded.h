@@ -1,6 +1,10 @@
 /*
  * What the adapters (stubs/cudart/adapt_*.c) ask of the loaded
- * runtime: its major, and its symbols by name.
+ * runtime: its major, and its symbols by name; and the shapes they share:
+ * the hook a generated resolver calls (ADAPT_HOOK), a runtime function
+ * taken as it is (adapt_as_is) or behind a translator that calls it
+ * through a slot (adapt_translate_to, adapt_translate_on), and translators
+ * that differ only in that slot (ADAPT_TWINS).
  *
  * An adapter hook runs from a generated resolver after the loader has
  * refused the build ABI's symbol, which it also does when no runtime could
@@ -44,6 +48,11 @@ static inline void *adapt_chosen(const char *name, const char *how, void *target
  * a runtime outside them is not translated for. */
 enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
 
+/* A function's name and the name of its _v2 form (the newer prototype). */
+struct adapt_names {
+	const char *name, *name_v2;
+};
+
 /* The runtime function a translator calls: what adapt_route_through stored. */
 static inline void *adapt_slot_function(_Atomic(void *) *slot)
 {
@@ -62,6 +71,32 @@ static inline void *adapt_route_through(const char *name, _Atomic(void *) *slot,
 	return translator;
 }
 
+/* The runtime's export `name` as it is, standing in for stub_name (how: why
+ * that is right, for the debug log); NULL when the runtime lacks `name`. */
+static inline void *adapt_as_is(const char *stub_name, const char *name, const char *how)
+{
+	return adapt_chosen(stub_name, how, adapt_loaded_symbol(name));
+}
+
+/* stub_name's translator over the runtime's export `name`, stored in slot
+ * (how: its rule, for the debug log); NULL when the runtime does not export
+ * `name`. */
+static inline void *adapt_translate_to(const char *stub_name, const char *name, const char *how,
+				       _Atomic(void *) *slot, void *translator)
+{
+	return adapt_chosen(stub_name, how, adapt_route_through(name, slot, translator));
+}
+
+/* adapt_translate_to on a runtime whose major is one of `majors`
+ * (CUDASTUB_MAJOR_BIT), else NULL. */
+static inline void *adapt_translate_on(uint32_t majors, const char *stub_name, const char *name,
+				       const char *how, _Atomic(void *) *slot, void *translator)
+{
+	if (!(majors & CUDASTUB_MAJOR_BIT(adapt_loaded_major())))
+		return NULL;
+	return adapt_translate_to(stub_name, name, how, slot, translator);
+}
+
 /* What stands in for `name` where the runtime's layouts may not be the
  * stub's: the runtime's own function when differs(major) says they are the
  * same, else translator over it (how: its rule, for the debug log). NULL
@@ -75,8 +110,39 @@ static inline void *adapt_translate_if_differs(int (*differs)(int major), const 
 	if (major < ADAPT_OLDEST_MAJOR || major > ADAPT_NEWEST_MAJOR)
 		return NULL;
 	if (!differs(major))
-		return adapt_chosen(name, "the same layouts, as it is", adapt_loaded_symbol(name));
-	return adapt_chosen(name, how, adapt_route_through(name, slot, translator));
+		return adapt_as_is(name, name, "the same layouts, as it is");
+	return adapt_translate_to(name, name, how, slot, translator);
 }
+
+/* Defines the hook the generated resolver of `name` calls when the loader
+ * refused the runtime's own function: cudastub_cudart_adapt_<name>, which
+ * returns `choice` (a void *: a stand-in, or NULL) as name's type. */
+#define ADAPT_HOOK(name, choice)                                                                   \
+	name##_fn cudastub_cudart_adapt_##name(void)                                               \
+	{                                                                                          \
+		name##_fn fn;                                                                      \
+                                                                                                   \
+		*(void **)&fn = (choice);                                                          \
+		return fn;                                                                         \
+	}
+
+/* Two translators whose runtime functions share a prototype, and which
+ * differ only in the function they call: defines first and second, with the
+ * parameters params, as body(0, args) and body(1, args). params and args
+ * are lists in parentheses. */
+#define ADAPT_TWINS(ret, body, first, second, params, args)                                        \
+	static ret first params                                                                    \
+	{                                                                                          \
+		return body(0, ADAPT_LIST args);                                                   \
+	}                                                                                          \
+	static ret second params                                                                   \
+	{                                                                                          \
+		return body(1, ADAPT_LIST args);                                                   \
+	}
+/* The twins of a name and its _ptsz form ([0] legacy stream, [1] _ptsz):
+ * body_legacy and body_ptsz. */
+#define ADAPT_PTSZ_TWINS(ret, body, params, args)                                                  \
+	ADAPT_TWINS(ret, body, body##_legacy, body##_ptsz, params, args)
+#define ADAPT_LIST(...) __VA_ARGS__
 
 #endif

@@ -60,14 +60,20 @@ typedef cudaError_t (*prefetch_device_fn)(const void *, size_t, int, cudaStream_
 typedef cudaError_t (*prefetch_location_fn)(const void *, size_t, struct cudaMemLocation,
 					    unsigned int, cudaStream_t);
 
-/* The plain names; the form behind them is the major's. */
-static const char *const prefetch_names[2] = {"cudaMemPrefetchAsync", "cudaMemPrefetchAsync_ptsz"};
+/* The three functions and their names: the plain ones (11 and 12's device
+ * form, 13's location form) and 12.2+'s _v2 (the location form). The
+ * prefetch pair comes first, so that its index is the body's ptsz. */
+enum mem_function { PREFETCH, PREFETCH_PTSZ, ADVISE, MEM_FUNCTIONS };
+static const struct adapt_names names[MEM_FUNCTIONS] = {
+	[PREFETCH] = {"cudaMemPrefetchAsync", "cudaMemPrefetchAsync_v2"},
+	[PREFETCH_PTSZ] = {"cudaMemPrefetchAsync_ptsz", "cudaMemPrefetchAsync_v2_ptsz"},
+	[ADVISE] = {"cudaMemAdvise", "cudaMemAdvise_v2"},
+};
 
 /* ---- callers with a location: the 13-ABI plain names, the 12-ABI _v2 ---- */
 #if CUDART_VERSION >= 12020
 
-static _Atomic(advise_device_fn) advise_device;
-static _Atomic(prefetch_device_fn) prefetch_device[2];
+static _Atomic(void *) device_form[MEM_FUNCTIONS];
 
 /* Returns 0 when loc has no device ordinal. */
 static int device_of_location(struct cudaMemLocation loc, int *device)
@@ -84,69 +90,53 @@ static int device_of_location(struct cudaMemLocation loc, int *device)
 static cudaError_t advise_by_device(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
 				    struct cudaMemLocation location)
 {
+	advise_device_fn advise;
 	int device;
 
 	if (!device_of_location(location, &device))
 		return cudaErrorNotSupported;
-	return atomic_load_explicit(&advise_device, memory_order_relaxed)(devPtr, count, advice,
-									  device);
+	*(void **)&advise = adapt_slot_function(&device_form[ADVISE]);
+	return advise(devPtr, count, advice, device);
 }
 
 static cudaError_t prefetch_by_device(int ptsz, const void *devPtr, size_t count,
 				      struct cudaMemLocation location, unsigned int flags,
 				      cudaStream_t stream)
 {
+	prefetch_device_fn prefetch;
 	int device;
 
 	if (flags != 0 || !device_of_location(location, &device))
 		return cudaErrorNotSupported;
-	return atomic_load_explicit(&prefetch_device[ptsz], memory_order_relaxed)(devPtr, count,
-										  device, stream);
+	*(void **)&prefetch = adapt_slot_function(&device_form[PREFETCH + ptsz]);
+	return prefetch(devPtr, count, device, stream);
 }
 
-static cudaError_t prefetch_by_device_legacy(const void *devPtr, size_t count,
-					     struct cudaMemLocation location, unsigned int flags,
-					     cudaStream_t stream)
-{
-	return prefetch_by_device(0, devPtr, count, location, flags, stream);
-}
+ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_device,
+		 (const void *devPtr, size_t count, struct cudaMemLocation location,
+		  unsigned int flags, cudaStream_t stream),
+		 (devPtr, count, location, flags, stream))
 
-static cudaError_t prefetch_by_device_ptsz(const void *devPtr, size_t count,
-					   struct cudaMemLocation location, unsigned int flags,
-					   cudaStream_t stream)
+/* A location-form caller (13's plain names, 12.2+'s _v2) on a runtime of
+ * another major: on same_major, `same`, its function of the same prototype,
+ * as it is; else the device form of an 11 runtime or of a 12.0/12.1
+ * runtime that lacks _v2. */
+static void *location_form(const char *name, int same_major, const char *same, enum mem_function f)
 {
-	return prefetch_by_device(1, devPtr, count, location, flags, stream);
-}
+	static void *const by_device[MEM_FUNCTIONS] = {
+		[PREFETCH] = (void *)prefetch_by_device_legacy,
+		[PREFETCH_PTSZ] = (void *)prefetch_by_device_ptsz,
+		[ADVISE] = (void *)advise_by_device,
+	};
+	void *fn = NULL;
 
-/* The device-form advise of an 11 or 12 runtime behind advise_by_device. */
-static void *advise_through_device(const char *name)
-{
-	advise_device_fn fn;
-
-	*(void **)&fn = adapt_loaded_symbol("cudaMemAdvise");
+	if (adapt_loaded_major() == same_major)
+		fn = adapt_as_is(name, same, same);
 	if (!fn)
-		return NULL;
-	atomic_store_explicit(&advise_device, fn, memory_order_relaxed);
-	return adapt_chosen(name, "cudaMemAdvise(int device)", (void *)advise_by_device);
-}
-
-static void *prefetch_through_device(const char *name, int ptsz)
-{
-	static const prefetch_location_fn adapters[2] = {prefetch_by_device_legacy,
-							 prefetch_by_device_ptsz};
-	prefetch_device_fn fn;
-
-	*(void **)&fn = adapt_loaded_symbol(prefetch_names[ptsz]);
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&prefetch_device[ptsz], fn, memory_order_relaxed);
-	return adapt_chosen(name, prefetch_names[ptsz], (void *)adapters[ptsz]);
-}
-
-/* A location-form symbol of the loaded runtime, taken as it is. */
-static void *same_prototype(const char *name, const char *target)
-{
-	return adapt_chosen(name, target, adapt_loaded_symbol(target));
+		fn = adapt_translate_on(CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), name,
+					names[f].name, "the device form", &device_form[f],
+					by_device[f]);
+	return fn;
 }
 
 #endif /* location callers */
@@ -154,8 +144,7 @@ static void *same_prototype(const char *name, const char *target)
 /* ---- callers with a device ordinal: the 11- and 12-ABI plain names ---- */
 #if CUDART_VERSION < 13000
 
-static _Atomic(advise_location_fn) advise_location;
-static _Atomic(prefetch_location_fn) prefetch_location[2];
+static _Atomic(void *) location_form_13[MEM_FUNCTIONS];
 
 static struct cudaMemLocation location_of_device(int device)
 {
@@ -174,163 +163,68 @@ static struct cudaMemLocation location_of_device(int device)
 static cudaError_t advise_by_location(const void *devPtr, size_t count,
 				      enum cudaMemoryAdvise advice, int device)
 {
-	return atomic_load_explicit(&advise_location, memory_order_relaxed)(
-		devPtr, count, advice, location_of_device(device));
+	advise_location_fn advise;
+
+	*(void **)&advise = adapt_slot_function(&location_form_13[ADVISE]);
+	return advise(devPtr, count, advice, location_of_device(device));
 }
 
 static cudaError_t prefetch_by_location(int ptsz, const void *devPtr, size_t count, int dstDevice,
 					cudaStream_t stream)
 {
-	return atomic_load_explicit(&prefetch_location[ptsz], memory_order_relaxed)(
-		devPtr, count, location_of_device(dstDevice), 0, stream);
+	prefetch_location_fn prefetch;
+
+	*(void **)&prefetch = adapt_slot_function(&location_form_13[PREFETCH + ptsz]);
+	return prefetch(devPtr, count, location_of_device(dstDevice), 0, stream);
 }
 
-static cudaError_t prefetch_by_location_legacy(const void *devPtr, size_t count, int dstDevice,
-					       cudaStream_t stream)
+ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_location,
+		 (const void *devPtr, size_t count, int dstDevice, cudaStream_t stream),
+		 (devPtr, count, dstDevice, stream))
+
+/* A device-form caller: 13's location form behind it, or NULL. */
+static void *device_form_on_13(enum mem_function f)
 {
-	return prefetch_by_location(0, devPtr, count, dstDevice, stream);
-}
+	static void *const by_location[MEM_FUNCTIONS] = {
+		[PREFETCH] = (void *)prefetch_by_location_legacy,
+		[PREFETCH_PTSZ] = (void *)prefetch_by_location_ptsz,
+		[ADVISE] = (void *)advise_by_location,
+	};
 
-static cudaError_t prefetch_by_location_ptsz(const void *devPtr, size_t count, int dstDevice,
-					     cudaStream_t stream)
-{
-	return prefetch_by_location(1, devPtr, count, dstDevice, stream);
-}
-
-/* 13's location-form function behind a device-form caller, or NULL. */
-static void *advise_through_location(const char *name)
-{
-	advise_location_fn fn;
-
-	if (adapt_loaded_major() != 13)
-		return NULL;
-	*(void **)&fn = adapt_loaded_symbol("cudaMemAdvise");
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&advise_location, fn, memory_order_relaxed);
-	return adapt_chosen(name, "cudaMemAdvise(cudaMemLocation)", (void *)advise_by_location);
-}
-
-static void *prefetch_through_location(const char *name, int ptsz)
-{
-	static const prefetch_device_fn adapters[2] = {prefetch_by_location_legacy,
-						       prefetch_by_location_ptsz};
-	prefetch_location_fn fn;
-
-	if (adapt_loaded_major() != 13)
-		return NULL;
-	*(void **)&fn = adapt_loaded_symbol(prefetch_names[ptsz]);
-	if (!fn)
-		return NULL;
-	atomic_store_explicit(&prefetch_location[ptsz], fn, memory_order_relaxed);
-	return adapt_chosen(name, "13's cudaMemLocation form", (void *)adapters[ptsz]);
-}
-
-cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(void)
-{
-	cudaMemAdvise_fn fn;
-
-	*(void **)&fn = advise_through_location("cudaMemAdvise");
-	return fn;
-}
-
-cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(void)
-{
-	cudaMemPrefetchAsync_fn fn;
-
-	*(void **)&fn = prefetch_through_location("cudaMemPrefetchAsync", 0);
-	return fn;
-}
-
-cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(void)
-{
-	cudaMemPrefetchAsync_ptsz_fn fn;
-
-	*(void **)&fn = prefetch_through_location("cudaMemPrefetchAsync_ptsz", 1);
-	return fn;
+	return adapt_translate_on(CUDASTUB_MAJOR_BIT(13), names[f].name, names[f].name,
+				  "13's cudaMemLocation form", &location_form_13[f],
+				  by_location[f]);
 }
 
 #endif /* device callers */
 
-/* ---- the hooks of the location-form names ---- */
+/* ---- the hooks ---- */
+
 #if CUDART_VERSION >= 13000
-
-/* On 12 the runtime's _v2 names are these functions under another name. */
-static void *location_on_older(const char *name, const char *v2, int ptsz, int advise)
+/* 13's names; 12.2+ has the same functions as _v2. */
+static void *stand_in(enum mem_function f)
 {
-	int major = adapt_loaded_major();
-	void *fn = NULL;
+	return location_form(names[f].name, 12, names[f].name_v2, f);
+}
+#else
+static void *stand_in(enum mem_function f)
+{
+	return device_form_on_13(f);
+}
+#endif
 
-	if (major == 12)
-		fn = same_prototype(name, v2);
-	if (!fn && (major == 12 || major == 11))
-		fn = advise ? advise_through_device(name) : prefetch_through_device(name, ptsz);
-	return fn;
+ADAPT_HOOK(cudaMemAdvise, stand_in(ADVISE))
+ADAPT_HOOK(cudaMemPrefetchAsync, stand_in(PREFETCH))
+ADAPT_HOOK(cudaMemPrefetchAsync_ptsz, stand_in(PREFETCH_PTSZ))
+
+#if CUDART_VERSION >= 12020 && CUDART_VERSION < 13000
+/* The 12-ABI _v2 names: 13's plain names are the same functions. */
+static void *v2_stand_in(enum mem_function f)
+{
+	return location_form(names[f].name_v2, 13, names[f].name, f);
 }
 
-cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(void)
-{
-	cudaMemAdvise_fn fn;
-
-	*(void **)&fn = location_on_older("cudaMemAdvise", "cudaMemAdvise_v2", 0, 1);
-	return fn;
-}
-
-cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(void)
-{
-	cudaMemPrefetchAsync_fn fn;
-
-	*(void **)&fn = location_on_older("cudaMemPrefetchAsync", "cudaMemPrefetchAsync_v2", 0, 0);
-	return fn;
-}
-
-cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(void)
-{
-	cudaMemPrefetchAsync_ptsz_fn fn;
-
-	*(void **)&fn = location_on_older("cudaMemPrefetchAsync_ptsz",
-					  "cudaMemPrefetchAsync_v2_ptsz", 1, 0);
-	return fn;
-}
-
-#elif CUDART_VERSION >= 12020
-
-/* The 12-ABI _v2 names: 13's plain names as they are, else the device form
- * of an 11 runtime or of a 12.0/12.1 runtime that lacks _v2. */
-static void *v2_elsewhere(const char *name, const char *on_13, int ptsz, int advise)
-{
-	int major = adapt_loaded_major();
-
-	if (major == 13)
-		return same_prototype(name, on_13);
-	if (major == 12 || major == 11)
-		return advise ? advise_through_device(name) : prefetch_through_device(name, ptsz);
-	return NULL;
-}
-
-cudaMemAdvise_v2_fn cudastub_cudart_adapt_cudaMemAdvise_v2(void)
-{
-	cudaMemAdvise_v2_fn fn;
-
-	*(void **)&fn = v2_elsewhere("cudaMemAdvise_v2", "cudaMemAdvise", 0, 1);
-	return fn;
-}
-
-cudaMemPrefetchAsync_v2_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_v2(void)
-{
-	cudaMemPrefetchAsync_v2_fn fn;
-
-	*(void **)&fn = v2_elsewhere("cudaMemPrefetchAsync_v2", "cudaMemPrefetchAsync", 0, 0);
-	return fn;
-}
-
-cudaMemPrefetchAsync_v2_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_v2_ptsz(void)
-{
-	cudaMemPrefetchAsync_v2_ptsz_fn fn;
-
-	*(void **)&fn =
-		v2_elsewhere("cudaMemPrefetchAsync_v2_ptsz", "cudaMemPrefetchAsync_ptsz", 1, 0);
-	return fn;
-}
-
+ADAPT_HOOK(cudaMemAdvise_v2, v2_stand_in(ADVISE))
+ADAPT_HOOK(cudaMemPrefetchAsync_v2, v2_stand_in(PREFETCH))
+ADAPT_HOOK(cudaMemPrefetchAsync_v2_ptsz, v2_stand_in(PREFETCH_PTSZ))
 #endif

@@ -24,31 +24,15 @@ const char *cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error)
 
 const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 {
-	const char *summary = cudastub_loader_summary(&cudastub_cudart_library);
+	const char *summary = cudastub_loader_why_missing(&cudastub_cudart_library);
 
-	/* the summary is there when the search failed: no runtime */
+	/* what was searched, when no runtime could be loaded */
 	if (error == cudaErrorStubLibrary && summary)
 		return summary;
 	return cudastub_cudart_fallback_cudaGetErrorName(error);
 }
 
 /* The probes set their outputs to 0: callers print them, or test > 0. */
-cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *count)
-{
-	return (cudaError_t)cudastub_loader_zero_and_fail(
-		&cudastub_cudart_library, count, &cudastub_cudart_functions[F_cudaGetDeviceCount]);
-}
-
-cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *runtimeVersion)
-{
-	return (cudaError_t)cudastub_loader_zero_and_fail(
-		&cudastub_cudart_library, runtimeVersion,
-		&cudastub_cudart_functions[F_cudaRuntimeGetVersion]);
-}
-
-cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *driverVersion)
-{
-	return (cudaError_t)cudastub_loader_zero_and_fail(
-		&cudastub_cudart_library, driverVersion,
-		&cudastub_cudart_functions[F_cudaDriverGetVersion]);
-}
+CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaGetDeviceCount)
+CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaRuntimeGetVersion)
+CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaDriverGetVersion)

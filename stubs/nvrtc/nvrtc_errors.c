@@ -21,15 +21,13 @@ static const char not_supported_text[] =
 
 CUDASTUB_EXPORT const char *nvrtcGetErrorString(nvrtcResult result)
 {
-	const char *summary;
+	const char *why;
 
 	switch ((int)result) {
 	case CUDASTUB_NVRTC_ERROR_STUB_LIBRARY:
-		cudastub_loader_load(&cudastub_nvrtc_library);
-		summary = cudastub_loader_summary(&cudastub_nvrtc_library);
-		return summary ? summary
-			       : "cudastub: libnvrtc is loaded; this code came from an earlier "
-				 "failure";
+		why = cudastub_loader_why_missing(&cudastub_nvrtc_library);
+		return why ? why
+			   : "cudastub: libnvrtc is loaded; this code came from an earlier failure";
 	case CUDASTUB_NVRTC_ERROR_NOT_FOUND: return not_found_text;
 	case CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED: return not_supported_text;
 	}

@@ -26,20 +26,20 @@ def _fallback_body(ret, result_type, lib, index, names):
     return "%s\t%s zero;\n\tmemset(&zero, 0, sizeof zero);\n\treturn zero;\n" % (voids, ret)
 
 
+def c_file_opening(header_note, lib, system, local=()):
+    """A generated C file's first lines: the note, _GNU_SOURCE, the system
+    headers, then the stub's own header and the further local ones."""
+    return ([header_note, "", "#define _GNU_SOURCE"] + ["#include <%s>" % h for h in system]
+            + ["", '#include "%s_stub.h"' % lib] + ['#include "%s"' % h for h in local])
+
+
 def emit(spec, abi, rows, routed, names, header_note):
     """rows: name -> (forward, if_present, other_abi) majors; routed: the
     names with routes (routes.py), whose resolvers ask them after the
     loader."""
     lib = spec.library
-    out = [header_note, ""]
-    out.append("#define _GNU_SOURCE")
-    out.append("#include <stdatomic.h>")
-    out.append("#include <stddef.h>")
-    out.append("#include <string.h>")
-    out.append("")
-    out.append('#include "%s_stub.h"' % lib)
-    out.append('#include "forwarder.h"')
-    out.append("")
+    out = c_file_opening(header_note, lib, ("stdatomic.h", "stddef.h", "string.h"),
+                         ("forwarder.h",)) + [""]
     order = sorted(abi.functions)
     out.append("/* By function (F_<name>): majors with the same ABI, majors where it may")
     out.append(" * appear in a later minor, majors with a different ABI (see loader.h) */")
@@ -262,13 +262,7 @@ def emit_opaque(spec, names, rows, header_note):
     register-preserving resolver. Elsewhere these few names are not
     exported."""
     lib = spec.library
-    out = [header_note, ""]
-    out.append("#define _GNU_SOURCE")
-    out.append("#include <stdatomic.h>")
-    out.append("")
-    out.append('#include "%s_stub.h"' % lib)
-    out.append('#include "forwarder.h"')
-    out.append("")
+    out = c_file_opening(header_note, lib, ("stdatomic.h",), ("forwarder.h",)) + [""]
     out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")
     out.append("")
     out.append("static const struct cudastub_function opaque_rows[] = {")

@@ -7,6 +7,7 @@ give each struct the runtime reads in its layout, call, report each struct
 it wrote back in the caller's; the copying is stubs/common/layout.c's.
 """
 
+from emit_c import c_file_opening
 from records import param_decl
 
 DIRECTION_READS = ("give", "inout")
@@ -38,8 +39,7 @@ def _route_layouts(route, slots):
 
 def emit_routes(spec, build, cells_by_name, families, header_note):
     lib = spec.library
-    out = [header_note, "", "#define _GNU_SOURCE", "#include <stddef.h>", "#include <string.h>", "",
-           '#include "%s_stub.h"' % lib, '#include "layout.h"']
+    out = c_file_opening(header_note, lib, ("stddef.h", "string.h"), ("layout.h",))
     if families and families.by_name:
         out.append('#include "%s_layout_tables.h"' % lib)
     out.append("")
@@ -233,8 +233,12 @@ def emit_layout_tables(spec, families, header_note):
             c.append("};")
         c.append("")
         h.append("")
-    h += ["#endif", ""]
-    return "\n".join(c), "\n".join(h)
+    return _c_and_header(c, h)
+
+
+def _c_and_header(c, h):
+    """A table file and its header, whose include guard this closes."""
+    return "\n".join(c), "\n".join(h + ["#endif", ""])
 
 
 def _wrap(items, indent, width=92):
@@ -273,5 +277,4 @@ def emit_enum_tables(spec, abis, header_note):
         c.append("\t{0, 0, 0, NULL},")
         c.append("};")
         c.append("")
-    h += ["#endif", ""]
-    return "\n".join(c), "\n".join(h)
+    return _c_and_header(c, h)
