@@ -5,7 +5,8 @@
 #   2. plain build: every ctest label (unit, real, e2e, threads);
 #   3. valgrind memcheck over the unit suites and their children;
 #   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label;
-#   5. ThreadSanitizer build: the threads label.
+#   5. ThreadSanitizer build: the threads label;
+#   6. libFuzzer (clang): every target of tests/fuzz for a fixed time.
 # Offline, a fixture that cannot be fetched makes the real-library tests
 # print SKIP; with CI=true it is a failure.
 #
@@ -75,5 +76,13 @@ build tsan -DCUDASTUB_SANITIZE=thread
 # setarch -R turns randomisation off for this run only.
 (cd "$out/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$src/tests/sanitizers/tsan.supp \
   setarch "$(uname -m)" -R ctest --output-on-failure -L threads)
+
+step "libFuzzer: every target for ${CUDASTUB_FUZZ_SECONDS:-15}s (tests/fuzz)"
+# a build of its own, with clang; only the fuzz targets are built
+CC=clang cmake -S "$src" -B "$out/fuzz" -DCUDASTUB_FIXTURES="$fixtures" -DCUDASTUB_FUZZ=ON \
+  -DCUDASTUB_FUZZ_SECONDS="${CUDASTUB_FUZZ_SECONDS:-15}" >/dev/null
+cmake --build "$out/fuzz" --target cudastub_fuzzers -j "$jobs" >/dev/null
+(cd "$out/fuzz" && CUDASTUB_FUZZ_FINDINGS="$out/fuzz-findings" \
+  ctest --output-on-failure -L fuzz -j "$jobs")
 
 step "all suites passed"
