@@ -27,7 +27,7 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
 
 enum { STORM_THREADS = 16, STORM_FORKS = 8 };
 
-static void bound(void)
+void race_bound(void)
 {
 	const char *s = getenv("RACE_BOUND_S");
 
@@ -92,7 +92,7 @@ int race_scenario_loader_lock(void)
 {
 	pthread_t a, b;
 
-	bound();
+	race_bound();
 	pthread_barrier_init(&pair, NULL, 2);
 	pthread_create(&a, NULL, call_runtime, NULL);
 	pthread_create(&b, NULL, load_plugin, NULL);
@@ -167,7 +167,7 @@ static void child_calls(void)
 	cudaError_t rc;
 	void **h;
 
-	bound();
+	race_bound();
 	info = cudastub_cudart_info();
 	rc = cudaGetDeviceCount(&count);
 	h = register_module(STORM_THREADS + 1);
@@ -191,7 +191,7 @@ int race_scenario_fork_before(void)
 	pid_t pid;
 	int count = -7;
 
-	bound();
+	race_bound();
 	register_module(0);
 	pid = fork();
 	if (pid == 0) {
@@ -211,7 +211,7 @@ int race_scenario_fork_after(void)
 	int count = -7;
 	pid_t pid;
 
-	bound();
+	race_bound();
 	register_module(0);
 	cudaGetDeviceCount(&count);
 	pid = fork();
@@ -244,7 +244,7 @@ int race_scenario_fork_storm(void)
 	pid_t children[STORM_FORKS];
 	int threads_ok = 0, children_ok = 0;
 
-	bound();
+	race_bound();
 	pthread_barrier_init(&storm, NULL, STORM_THREADS + 1);
 	for (int i = 0; i < STORM_THREADS; i++)
 		pthread_create(&threads[i], NULL, storm_thread, (void *)(size_t)i);
@@ -312,7 +312,7 @@ int race_scenario_plugin_storm(void)
 	pthread_t threads[2 * PLUGINS];
 	int loaded = 0;
 
-	bound();
+	race_bound();
 	pthread_barrier_init(&plugin_storm, NULL, 2 * PLUGINS);
 	for (int i = 0; i < PLUGINS; i++) {
 		pthread_create(&threads[i], NULL, load_one_plugin, (void *)(size_t)i);

@@ -12,6 +12,8 @@
  *     own), after it, and during a 16-thread first-call storm, also with
  *     every pthread_atfork slowed down (the window where a stub installs
  *     its fork guard).
+ *   - 64 threads each making the first call of a different function, 1000
+ *     processes: the runtime initialised once, every result right.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -229,6 +231,21 @@ static void test_plugin_storm(void)
 	ts_remove_tree(dir);
 }
 
+static void test_function_storm(void)
+{
+	static const char *const keys[] = {"results_ok", "state", "fake_loads", NULL};
+	static const char *const values[] = {"64", "1", "1"};
+	const char *fake = fake13();
+	struct ts_env env = {0};
+
+	if (!fake)
+		return;
+	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", fake);
+	ts_env_add(&env, "FAKE_CUDART_SLOW_MS=2");
+	repeat("64 threads, 64 different first calls", "function_storm", &env, runs(1000), keys,
+	       values);
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("cudart: first call against the loader lock and fork", NULL,
@@ -241,6 +258,8 @@ static void register_suites(void)
 	CU_add_test(s, "fork before and after the first call", test_fork_before_and_after);
 	CU_add_test(s, "fork during a first-call storm, and in the widened window",
 		    test_fork_storm);
+	CU_add_test(s, "64 threads each making a different first call, 1000 processes",
+		    test_function_storm);
 }
 
 int main(int argc, char **argv)
@@ -251,6 +270,7 @@ int main(int argc, char **argv)
 		{"fork_after", race_scenario_fork_after},
 		{"fork_storm", race_scenario_fork_storm},
 		{"plugin_storm", race_scenario_plugin_storm},
+		{"function_storm", race_scenario_function_storm},
 		{NULL, NULL},
 	};
 

@@ -21,10 +21,14 @@ static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
  * lock its parent's thread held. So each lock notes the process it was
  * made in, which the constructor sets before any call can come. */
 static atomic_int locks_pid;
+/* How many times this fake was initialised in the process: a library
+ * mapped once runs its constructor once. */
+FAKE_EXPORT int fake_cudart_loads;
 
 __attribute__((constructor)) static void note_locks_pid(void)
 {
 	atomic_store(&locks_pid, (int)getpid());
+	fake_cudart_loads++;
 }
 
 void fake_lock(pthread_mutex_t *m)
