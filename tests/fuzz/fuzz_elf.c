@@ -39,7 +39,8 @@ static void check_accepted(const struct image *im)
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_type != ET_DYN || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0)
 		abort();
-	if (eh.e_phoff > im->size || (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > im->size - eh.e_phoff)
+	if (eh.e_phoff > im->size ||
+	    (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > im->size - eh.e_phoff)
 		abort();
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;

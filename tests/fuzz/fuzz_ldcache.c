@@ -20,7 +20,8 @@ static int visit(const char *path, void *ctx)
 	struct bounds *b = ctx;
 	const uint8_t *p = (const uint8_t *)path;
 
-	if (p < b->data || p >= b->data + b->size || !memchr(p, '\0', (size_t)(b->data + b->size - p)))
+	if (p < b->data || p >= b->data + b->size ||
+	    !memchr(p, '\0', (size_t)(b->data + b->size - p)))
 		abort();
 	return ++b->visits == 3; /* stop early sometimes, as a search does */
 }

@@ -31,9 +31,8 @@ static int has_control(const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct cudastub_soname sonames[] = {{2, "libcudastub-fuzz.so.2"},
-							  {1, "libcudastub-fuzz.so.1"},
-							  {0, NULL}};
+	static const struct cudastub_soname sonames[] = {
+		{2, "libcudastub-fuzz.so.2"}, {1, "libcudastub-fuzz.so.1"}, {0, NULL}};
 	static const char *const wheels[] = {"nvidia/fuzz/lib", NULL};
 	struct cudastub_library *lib = calloc(1, sizeof *lib);
 	char *text = malloc(size + 1), *pin;
@@ -68,8 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (*text && state != CUDASTUB_STATE_OVERRIDE_FAILED &&
 	    (state != CUDASTUB_STATE_NOT_FOUND || !pin || !*pin))
 		abort();
-	if (!info->error || has_control(info->error) ||
-	    has_control(cudastub_loader_summary(lib)))
+	if (!info->error || has_control(info->error) || has_control(cudastub_loader_summary(lib)))
 		abort();
 	free(text);
 	free(lib);
