@@ -97,23 +97,6 @@ static inline void *adapt_translate_on(uint32_t majors, const char *stub_name, c
 	return adapt_translate_to(stub_name, name, how, slot, translator);
 }
 
-/* What stands in for `name` where the runtime's layouts may not be the
- * stub's: the runtime's own function when differs(major) says they are the
- * same, else translator over it (how: its rule, for the debug log). NULL
- * without a runtime of a recorded major that exports `name`. */
-static inline void *adapt_translate_if_differs(int (*differs)(int major), const char *name,
-					       _Atomic(void *) *slot, void *translator,
-					       const char *how)
-{
-	int major = adapt_loaded_major();
-
-	if (major < ADAPT_OLDEST_MAJOR || major > ADAPT_NEWEST_MAJOR)
-		return NULL;
-	if (!differs(major))
-		return adapt_as_is(name, name, "the same layouts, as it is");
-	return adapt_translate_to(name, name, how, slot, translator);
-}
-
 /* Defines the hook the generated resolver of `name` calls when the loader
  * refused the runtime's own function: cudastub_cudart_adapt_<name>, which
  * returns `choice` (a void *: a stand-in, or NULL) as name's type. */
