@@ -177,7 +177,7 @@ static void *entry_point_on_other_major(const char *name, int ptsz)
 	if (major == 11)
 		return adapt_translate_to(name, plain_names[ptsz], "11's form",
 					  &without_status[ptsz], (void *)on_11[ptsz]);
-	if (major < 12 || major == CUDART_VERSION / 1000)
+	if (major < 12 || major == CUDASTUB_ABI_MAJOR)
 		return NULL;
 	return adapt_translate_to(name, versioned_names[ptsz],
 				  "ByVersion with the stub's CUDA version", &by_version[ptsz],
