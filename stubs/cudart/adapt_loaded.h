@@ -48,6 +48,31 @@ static inline void *adapt_chosen(const char *name, const char *how, void *target
  * a runtime outside them is not translated for. */
 enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
 
+/* The recorded majors (CUDASTUB_MAJOR_BIT) from `first` on, and those
+ * before it: the runtimes that have, and that lack, what `first` brought. */
+#define ADAPT_MAJORS_FROM(first)                                                                   \
+	(CUDASTUB_MAJOR_BIT(ADAPT_NEWEST_MAJOR + 1) - CUDASTUB_MAJOR_BIT(first))
+#define ADAPT_MAJORS_BEFORE(first)                                                                 \
+	(CUDASTUB_MAJOR_BIT(first) - CUDASTUB_MAJOR_BIT(ADAPT_OLDEST_MAJOR))
+
+/*
+ * Where the prototypes the adapters translate changed, as NVIDIA's headers
+ * show it, named by what changed. CUDA_MAJOR_X is the first major with X;
+ * CUDA_VERSION_X its first release, spelled as CUDART_VERSION spells it
+ * (1000 * major + 10 * minor). The adapters name majors and versions only
+ * through these, CUDASTUB_ABI_MAJOR (the build's headers) and the recorded
+ * majors above. They are macros, for #if as well as code.
+ */
+#define CUDA_MAJOR_OF(version) ((version) / 1000)
+
+/* 12.0: cudaGraphInstantiate takes flags (cudaGraphInstantiateWithParams
+ * reports the error node), cudaGraphExecUpdate fills a
+ * cudaGraphExecUpdateResultInfo, and cudaGetDriverEntryPoint has an
+ * enum cudaDriverEntryPointQueryResult *driverStatus output. */
+#define CUDA_MAJOR_INSTANTIATE_FLAGS	   12
+#define CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO 12
+#define CUDA_MAJOR_ENTRY_POINT_STATUS	   12
+
 /* A function's name and the name of its _v2 form (the newer prototype). */
 struct adapt_names {
 	const char *name, *name_v2;
