@@ -73,6 +73,14 @@ enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
 #define CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO 12
 #define CUDA_MAJOR_ENTRY_POINT_STATUS	   12
 
+/* 12.2: cudaMemAdvise_v2 and cudaMemPrefetchAsync_v2[_ptsz] take a struct
+ * cudaMemLocation (and enum cudaMemLocationType has cudaMemLocationTypeHost);
+ * 13.0 gave cudaMemAdvise and cudaMemPrefetchAsync[_ptsz] those
+ * prototypes, and has no _v2 names. */
+#define CUDA_VERSION_MEM_LOCATION_V2 12020
+#define CUDA_MAJOR_MEM_LOCATION_V2   CUDA_MAJOR_OF(CUDA_VERSION_MEM_LOCATION_V2)
+#define CUDA_MAJOR_MEM_LOCATION	     13
+
 /* A function's name and the name of its _v2 form (the newer prototype). */
 struct adapt_names {
 	const char *name, *name_v2;
