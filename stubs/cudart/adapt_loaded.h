@@ -81,6 +81,15 @@ enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
 #define CUDA_MAJOR_MEM_LOCATION_V2   CUDA_MAJOR_OF(CUDA_VERSION_MEM_LOCATION_V2)
 #define CUDA_MAJOR_MEM_LOCATION	     13
 
+/* 12.3: cudaGraphEdgeData, taken by NAME_v2 of the graph-edge functions
+ * (cudaGraphAddDependencies, ...), of cudaGraphAddNode and of
+ * cudaStreamUpdateCaptureDependencies, and by cudaStreamGetCaptureInfo_v3.
+ * 13.0 gave the plain names those prototypes, and has no _v2 or _v3 names
+ * of them. */
+#define CUDA_VERSION_EDGE_DATA_V2 12030
+#define CUDA_MAJOR_EDGE_DATA_V2	  CUDA_MAJOR_OF(CUDA_VERSION_EDGE_DATA_V2)
+#define CUDA_MAJOR_EDGE_DATA	  13
+
 /* A function's name and the name of its _v2 form (the newer prototype). */
 struct adapt_names {
 	const char *name, *name_v2;
