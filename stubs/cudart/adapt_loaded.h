@@ -73,6 +73,11 @@ enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
 #define CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO 12
 #define CUDA_MAJOR_ENTRY_POINT_STATUS	   12
 
+/* 12.0: cudaStreamGetCaptureInfo is #defined as cudaStreamGetCaptureInfo_v2;
+ * the three-output cudaStreamGetCaptureInfo is exported, no longer
+ * declared. */
+#define CUDA_MAJOR_CAPTURE_INFO_IS_V2 12
+
 /* 12.2: cudaMemAdvise_v2 and cudaMemPrefetchAsync_v2[_ptsz] take a struct
  * cudaMemLocation (and enum cudaMemLocationType has cudaMemLocationTypeHost);
  * 13.0 gave cudaMemAdvise and cudaMemPrefetchAsync[_ptsz] those
