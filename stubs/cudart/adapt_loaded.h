@@ -86,6 +86,14 @@ enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
 #define CUDA_MAJOR_MEM_LOCATION_V2   CUDA_MAJOR_OF(CUDA_VERSION_MEM_LOCATION_V2)
 #define CUDA_MAJOR_MEM_LOCATION	     13
 
+/* 12.2: generic graph nodes, struct cudaGraphNodeParams with
+ * cudaGraphAddNode, cudaGraphNodeSetParams and cudaGraphExecNodeSetParams.
+ * 13.0 added cudaChildGraphNodeParams.ownership and cudaMemPoolProps.usage
+ * to two of its members (and edge data to cudaGraphAddNode: below). */
+#define CUDA_VERSION_GRAPH_NODE_PARAMS	       12020
+#define CUDA_MAJOR_GRAPH_NODE_PARAMS	       CUDA_MAJOR_OF(CUDA_VERSION_GRAPH_NODE_PARAMS)
+#define CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE 13
+
 /* 12.3: cudaGraphEdgeData, taken by NAME_v2 of the graph-edge functions
  * (cudaGraphAddDependencies, ...), of cudaGraphAddNode and of
  * cudaStreamUpdateCaptureDependencies, and by cudaStreamGetCaptureInfo_v3.
