@@ -258,6 +258,21 @@ CUDASTUB_HIDDEN const char *cudastub_elf_reject(const struct cudastub_elf_source
 CUDASTUB_HIDDEN const char *cudastub_elf_check_file(const char *path, int *absent, char *why,
 						    size_t size);
 
+/* loader_candidate.c: whether an opened object is a cudastub build (it
+ * defines a cudastub_<lib>_info of its own), not NVIDIA's. */
+CUDASTUB_HIDDEN int cudastub_is_stub_build(void *handle);
+
+/* loader_release.c: the majors a search tries first, so that the process
+ * keeps one CUDA release (a mask of CUDASTUB_MAJOR_BIT, 0 for none); fills
+ * info.driver_version and info.choice. A library's preferred_majors. */
+CUDASTUB_HIDDEN uint32_t cudastub_release_preference(struct cudastub_search *search);
+
+/* generated/libraries.c, from every spec: each library's SONAMEs that
+ * belong to one CUDA major (the evidence of a release in the process), and
+ * each stub's cudastub_<lib>_info (the mark of a cudastub build). */
+extern const struct cudastub_soname cudastub_release_sonames[] CUDASTUB_HIDDEN;
+extern const char *const cudastub_stub_markers[] CUDASTUB_HIDDEN;
+
 /* loader_companion.c */
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
 

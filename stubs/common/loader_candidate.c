@@ -23,13 +23,6 @@
 
 #include "loader.h"
 
-/* Any of these in a candidate means it is a cudastub build, not NVIDIA's. */
-static const char *const stub_markers[] = {
-	"cudastub_cudart_info",
-	"cudastub_nvrtc_info",
-	"cudastub_cuda_info",
-};
-
 void cudastub_self_identify(struct cudastub_self *self)
 {
 	Dl_info where;
@@ -65,13 +58,22 @@ static struct link_map *link_map_of(void *handle)
 	return map;
 }
 
-/* True when the marker is defined by this object, not a dependency. */
+static int exports_stub_marker(void *handle, const struct link_map *map);
+
+int cudastub_is_stub_build(void *handle)
+{
+	struct link_map *map = link_map_of(handle);
+
+	return map && exports_stub_marker(handle, map);
+}
+
+/* True when the object exports a cudastub entry point of its own (one of
+ * any stub's cudastub_<lib>_info, generated/libraries.c), not through a
+ * dependency: then it is a cudastub build, not NVIDIA's. */
 static int exports_stub_marker(void *handle, const struct link_map *map)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof stub_markers / sizeof *stub_markers; i++) {
-		void *sym = dlsym(handle, stub_markers[i]);
+	for (const char *const *m = cudastub_stub_markers; *m; m++) {
+		void *sym = dlsym(handle, *m);
 		Dl_info where;
 		struct link_map *owner = NULL;
 

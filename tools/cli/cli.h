@@ -24,8 +24,9 @@
 struct cli_library {
 	const char *name;     /* "cudart", "nvrtc" or "cuda" */
 	const char *env_path; /* the override variable, "CUDASTUB_NVRTC_PATH" */
-	/* whether its stub prefers the majors the driver supports (cudart) */
-	int driver_aware;
+	/* whether its stub prefers the process's CUDA release (every library
+	 * but the driver; stubs/common/loader_release.c) */
+	int release_aware;
 	/* A copy of the stub's info; for a stub this command does not link,
 	 * state NOT_LINKED and everything else empty. */
 	cudastub_library_info info;

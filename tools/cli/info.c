@@ -14,10 +14,10 @@
 /* In cudastub_lib order. */
 static const struct {
 	const char *name, *env_path;
-	int driver_aware;
+	int release_aware;
 } known[CUDASTUB_LIB_COUNT] = {
 	[CUDASTUB_LIB_CUDART] = {"cudart", CUDASTUB_CUDART_ENV_PATH, 1},
-	[CUDASTUB_LIB_NVRTC] = {"nvrtc", CUDASTUB_NVRTC_ENV_PATH, 0},
+	[CUDASTUB_LIB_NVRTC] = {"nvrtc", CUDASTUB_NVRTC_ENV_PATH, 1},
 	[CUDASTUB_LIB_CUDA] = {"cuda", CUDASTUB_CUDA_ENV_PATH, 0},
 };
 
@@ -30,7 +30,7 @@ void cli_collect(struct cli_library *libs, int load)
 		memset(l, 0, sizeof *l);
 		l->name = known[i].name;
 		l->env_path = known[i].env_path;
-		l->driver_aware = known[i].driver_aware;
+		l->release_aware = known[i].release_aware;
 		if (load)
 			cudastub_load((cudastub_lib)i);
 		info = cudastub_info((cudastub_lib)i);

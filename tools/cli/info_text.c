@@ -47,21 +47,22 @@ static void attempts_table(FILE *out, const cudastub_library_info *info)
 	table_free(&t);
 }
 
-/* The driver the choice of major rested on, and why that major. */
-static void driver_line(FILE *out, const cudastub_library_info *info)
+/* What the choice of major rested on (stubs/common/loader_release.c):
+ * the driver it asked, or the release already in the process, and why. */
+static void release_line(FILE *out, const cudastub_library_info *info)
 {
 	if (info->driver_version > 0)
-		fprintf(out, "  driver: CUDA %d.%d (cuDriverGetVersion %d)",
+		fprintf(out, "  driver: CUDA %d.%d (cuDriverGetVersion %d); ",
 			info->driver_version / 1000, (info->driver_version % 1000) / 10,
 			info->driver_version);
 	else
-		fputs("  driver: none consulted (no libcuda.so.1 answered, or a pin or an "
-		      "override chose)",
-		      out);
-	if (info->choice) {
-		fputs("; ", out);
+		fputs("  release: ", out);
+	if (info->choice)
 		table_put_text(out, info->choice);
-	}
+	else
+		fputs("no preference (no CUDA library in the process and no driver answered, or "
+		      "a pin or an override chose)",
+		      out);
 	fputc('\n', out);
 }
 
@@ -79,8 +80,8 @@ static void details(FILE *out, const struct cli_library *l)
 		table_put_text(out, info->error ? info->error : "no library loaded");
 	}
 	fputc('\n', out);
-	if (l->driver_aware && info->state != CUDASTUB_STATE_NOT_TRIED)
-		driver_line(out, info);
+	if (l->release_aware && info->state != CUDASTUB_STATE_NOT_TRIED)
+		release_line(out, info);
 	fprintf(out, "  tried %u candidate%s, %lu dlopen call%s\n",
 		info->attempt_count + info->attempts_dropped,
 		info->attempt_count + info->attempts_dropped == 1 ? "" : "s", info->dlopen_calls,

@@ -214,6 +214,8 @@ def _description(spec):
               ".wheel_dirs = (const char *const[]){%s}" % wheels]
     if spec.companion:
         fields.append('.companion_format = "%s"' % spec.companion)
+    if spec.release_preference:
+        fields.append(".preferred_majors = cudastub_release_preference")
     fields += [".codes = CUDASTUB_%s_UNAVAILABLE_CODES" % lib.upper(),
                ".abi_major = CUDASTUB_ABI_MAJOR", ".abi_minor = CUDASTUB_ABI_MINOR",
                'CUDASTUB_LIBRARY_STATE_INIT("%s")' % lib]

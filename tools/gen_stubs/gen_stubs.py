@@ -8,6 +8,8 @@ python3-clang; every output is deterministic.
       The names a real library exports (nm -D --defined-only).
   gen_stubs.py stubs --spec S --data DIR --out DIR
       Generate every major's wrappers from the committed records.
+  gen_stubs.py libraries --out DIR SPEC...
+      What every stub must know of all the libraries (libraries.c).
 
 What the stubs do with each function on each major is decided in routes.py,
 once, and every table (the C rows, the TSV, the README's Markdown) is
@@ -70,6 +72,32 @@ def cmd_soname(args):
 
 def cmd_folder(args):
     print(records.Spec(args.spec).folder)
+
+
+def cmd_libraries(args):
+    """stubs/common/generated/libraries.c: every library's SONAMEs that
+    belong to one CUDA major, newest first (the evidence of a release in a
+    process, loader_release.c), and every stub's entry point that marks a
+    cudastub build (loader_candidate.c)."""
+    specs = [records.Spec(p) for p in sorted(args.specs)]
+    header = note("libraries", "every spec in tools/gen_stubs/specs")
+    release = []
+    for spec in specs:
+        for major, name in spec.sonames:
+            majors = {m for m, n in spec.sonames if n == name}
+            if major and majors == {major}:
+                release.append((major, name))
+    release.sort(key=lambda mn: (-mn[0], mn[1]))
+    out = [header, "", '#include "loader.h"', "",
+           "/* SONAMEs that belong to one CUDA major, newest first */",
+           "const struct cudastub_soname cudastub_release_sonames[] = {"]
+    out += ['\t{%d, "%s"},' % mn for mn in release]
+    out += ["\t{0, NULL},", "};", "",
+            "/* what every stub exports, and NVIDIA's libraries never do */",
+            "const char *const cudastub_stub_markers[] = {"]
+    out += ['\t"cudastub_%s_info",' % s.library for s in specs]
+    out += ["\tNULL,", "};", ""]
+    write(os.path.join(args.out, "libraries.c"), "\n".join(out))
 
 
 def cmd_stubs(args):
@@ -192,13 +220,16 @@ def main():
     n.add_argument("--major", type=int, required=True)
     f = sub.add_parser("folder", help="the stub's folder under stubs/ (for scripts)")
     f.add_argument("--spec", required=True)
+    li = sub.add_parser("libraries", help="what every stub knows of all libraries")
+    li.add_argument("--out", required=True)
+    li.add_argument("specs", nargs="+")
     s = sub.add_parser("stubs")
     s.add_argument("--spec", required=True)
     s.add_argument("--data", required=True)
     s.add_argument("--out", required=True)
     args = p.parse_args()
     {"abi": cmd_abi, "exports": cmd_exports, "stubs": cmd_stubs, "soname": cmd_soname,
-     "folder": cmd_folder}[args.cmd](args)
+     "folder": cmd_folder, "libraries": cmd_libraries}[args.cmd](args)
 
 
 if __name__ == "__main__":

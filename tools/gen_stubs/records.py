@@ -158,6 +158,11 @@ class Spec:
       env PATH_VAR MAJOR_VAR  the override and pin variables
       companion FORMAT        what the real library dlopens beside itself
                               (printf format given major, minor)
+      release_preference yes|no
+                              whether the search tries first the majors of
+                              the CUDA release the process already has (its
+                              CUDA libraries, else its driver); yes unless
+                              the library is the driver itself
       same_function NAME NAME...
                               one function under the names the majors give
                               it: where the loaded major does not take the
@@ -249,6 +254,7 @@ class Spec:
         self.wheel_dirs = self.values.get("wheel_dir", [])
         self.env_path, self.env_major = self.values["env"]
         self.companion = self.values.get("companion", [None])[0]
+        self.release_preference = self.values.get("release_preference", ["yes"])[0] == "yes"
         if any(m for m, _ in self.sonames) and 0 in (m for m, _ in self.sonames):
             raise SystemExit("%s: major 0 (any version) goes alone" % path)
         self.same_function = self.values.get("same_function", [])

@@ -89,6 +89,10 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$folder/generated"
 done
 
+# What every stub knows of all the libraries (their release SONAMEs, their
+# entry points).
+$gen libraries --out "$out/stubs/common/generated" "$src"/tools/gen_stubs/specs/*.spec
+
 # README.md quotes the generated ABI tables; keep the copy in step.
 $py "$src/tools/gen_stubs/readme_blocks.py" --readme "$src/README.md" --tree "$out" \
   --output "$out/README.md"
