@@ -20,6 +20,15 @@
 #error "CUDASTUB_CLI_VERSION comes from the build (the project version)"
 #endif
 
+/* Every library a stub stands in for, in cudastub_lib order (generated
+ * from the specs: generated/libraries.c). */
+struct cli_known_library {
+	const char *name;     /* "cudart" */
+	const char *env_path; /* "CUDASTUB_CUDART_PATH" */
+	int release_aware;    /* see struct cli_library */
+};
+extern const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT];
+
 /* One library as the report shows it. */
 struct cli_library {
 	const char *name;     /* "cudart", "nvrtc" or "cuda" */

@@ -7,20 +7,6 @@
 
 #include <string.h>
 
-#include "cuda_names.h"
-#include "cudart_names.h"
-#include "nvrtc_names.h"
-
-/* In cudastub_lib order. */
-static const struct {
-	const char *name, *env_path;
-	int release_aware;
-} known[CUDASTUB_LIB_COUNT] = {
-	[CUDASTUB_LIB_CUDART] = {"cudart", CUDASTUB_CUDART_ENV_PATH, 1},
-	[CUDASTUB_LIB_NVRTC] = {"nvrtc", CUDASTUB_NVRTC_ENV_PATH, 1},
-	[CUDASTUB_LIB_CUDA] = {"cuda", CUDASTUB_CUDA_ENV_PATH, 0},
-};
-
 void cli_collect(struct cli_library *libs, int load)
 {
 	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++) {
@@ -28,9 +14,9 @@ void cli_collect(struct cli_library *libs, int load)
 		struct cli_library *l = &libs[i];
 
 		memset(l, 0, sizeof *l);
-		l->name = known[i].name;
-		l->env_path = known[i].env_path;
-		l->release_aware = known[i].release_aware;
+		l->name = cli_known_libraries[i].name;
+		l->env_path = cli_known_libraries[i].env_path;
+		l->release_aware = cli_known_libraries[i].release_aware;
 		if (load)
 			cudastub_load((cudastub_lib)i);
 		info = cudastub_info((cudastub_lib)i);

@@ -249,14 +249,6 @@ def emit_entry_points(spec):
             "{", "\treturn cudastub_loader_load(&cudastub_%s_library);" % lib, "}"]
 
 
-def emit_cmake(spec, header_note):
-    """The SONAMEs for CMake: cudastub_<lib>_soname_<major> (major 0: _any)."""
-    out = ["# " + header_note[3:-3], ""]
-    for major, name in spec.sonames:
-        out.append("set(cudastub_%s_soname_%s %s)" % (spec.library, major or "any", name))
-    return "\n".join(out) + "\n"
-
-
 def emit_opaque(spec, names, rows, header_note):
     """Forwarders for exports no header declares. With no prototype there is
     nothing C can say about the arguments, so they exist only where

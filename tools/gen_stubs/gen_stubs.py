@@ -8,8 +8,10 @@ python3-clang; every output is deterministic.
       The names a real library exports (nm -D --defined-only).
   gen_stubs.py stubs --spec S --data DIR --out DIR
       Generate every major's wrappers from the committed records.
-  gen_stubs.py libraries --out DIR SPEC...
-      What every stub must know of all the libraries (libraries.c).
+  gen_stubs.py libraries --out-common DIR --out-include DIR --out-cli DIR
+                        --out-cmake DIR SPEC...
+      What must know every library at once: the loader, the public header,
+      the command, CMake.
 
 What the stubs do with each function on each major is decided in routes.py,
 once, and every table (the C rows, the TSV, the README's Markdown) is
@@ -75,12 +77,28 @@ def cmd_folder(args):
 
 
 def cmd_libraries(args):
-    """stubs/common/generated/libraries.c: every library's SONAMEs that
-    belong to one CUDA major, newest first (the evidence of a release in a
-    process, loader_release.c), and every stub's entry point that marks a
-    cudastub build (loader_candidate.c)."""
-    specs = [records.Spec(p) for p in sorted(args.specs)]
-    header = note("libraries", "every spec in tools/gen_stubs/specs")
+    """What must know every library at once, from all the specs: the
+    loader's (stubs/common/generated/libraries.c: the release SONAMEs and
+    the stub markers), the public header's (the cudastub_lib numbers, the
+    entry points, the stubs' own codes, cudastub_info()), the command's
+    table, and CMake's list (targets, aliases, shims)."""
+    specs = sorted((records.Spec(p) for p in args.specs), key=lambda s: s.id)
+    if [s.id for s in specs] != list(range(len(specs))):
+        raise SystemExit("libraries: the specs' ids must be 0..%d, each once" % (len(specs) - 1))
+    sources = "every spec in tools/gen_stubs/specs"
+    for folder, name, text in (
+            (args.out_common, "libraries.c", _loader_libraries(specs, note("libraries", sources))),
+            (args.out_include, "libraries.h", _public_libraries(specs, note("libraries", sources))),
+            (args.out_cli, "libraries.c", _cli_libraries(specs, note("libraries", sources))),
+            (args.out_cmake, "libraries.cmake",
+             _cmake_libraries(specs, "# " + note("libraries", sources)[3:-3]))):
+        write(os.path.join(folder, name), text)
+    for folder in (args.out_common, args.out_include, args.out_cli):
+        # generated C is formatted by the generator, not by clang-format
+        write(os.path.join(folder, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
+
+
+def _loader_libraries(specs, header):
     release = []
     for spec in specs:
         for major, name in spec.sonames:
@@ -97,7 +115,71 @@ def cmd_libraries(args):
             "const char *const cudastub_stub_markers[] = {"]
     out += ['\t"cudastub_%s_info",' % s.library for s in specs]
     out += ["\tNULL,", "};", ""]
-    write(os.path.join(args.out, "libraries.c"), "\n".join(out))
+    return "\n".join(out)
+
+
+def _public_libraries(specs, header):
+    guard = "CUDASTUB_GENERATED_LIBRARIES_H"
+    out = [header, "#ifndef %s" % guard, "#define %s" % guard, "",
+           "/* Every library a stub stands in for; a number is never reused. */",
+           "typedef enum cudastub_lib {"]
+    out += ["\tCUDASTUB_LIB_%s = %d, /* %s */" % (s.library.upper(), s.id, s.family) for s in specs]
+    out += ["\tCUDASTUB_LIB_COUNT = %d" % len(specs), "} cudastub_lib;", "",
+            "/* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */"]
+    out += ["CUDASTUB_DECLARE_ENTRY_POINTS(%s)" % s.library for s in specs]
+    own = [(s, c) for s in specs for c in s.own_codes]
+    if own:
+        out += ["", "/* Codes of the stubs' own, where a library's result enum has none that",
+                " * fits (README.md, \"Error codes\"): 1000 plus the driver's code for the",
+                " * same condition. The library's error-string function explains them. */"]
+        out += ["#define %s %d /* %s */" % (name, number, text) for _s, (name, number, text) in own]
+    out += ["", "/*", " * One API over whichever stubs are linked. The weak references resolve to",
+            " * NULL for a stub the program does not link, so including this header",
+            " * never adds a link-time dependency.", " */",
+            "#if defined(__GNUC__) && !defined(CUDASTUB_NO_UNIFIED_API)"]
+    for s in specs:
+        out += ["#pragma weak cudastub_%s_info" % s.library, "#pragma weak cudastub_%s_load" % s.library]
+    for what, ret, fallback in (("info", "const cudastub_library_info *", "0"),
+                                ("load", "cudastub_state ", "CUDASTUB_STATE_NOT_LINKED")):
+        doc = ("/* NULL when the program does not link that stub. */" if what == "info" else
+               "/* Runs that stub's search now; CUDASTUB_STATE_NOT_LINKED without it. */")
+        out += ["", doc, "static inline %scudastub_%s(cudastub_lib lib)" % (ret, what), "{",
+                "\t%s(*%s)(void) = 0;" % (ret, what), "", "\tswitch (lib) {"]
+        out += ["\tcase CUDASTUB_LIB_%s: %s = cudastub_%s_%s; break;" % (s.library.upper(), what,
+                                                                        s.library, what)
+                for s in specs]
+        out += ["\tcase CUDASTUB_LIB_COUNT: break;", "\t}",
+                "\treturn %s ? %s() : %s;" % (what, what, fallback), "}"]
+    out += ["#endif", "", "#endif", ""]
+    return "\n".join(out)
+
+
+def _cli_libraries(specs, header):
+    out = [header, "", '#include "cli.h"', "",
+           "/* In cudastub_lib order: name, override variable, whether the stub keeps to",
+           " * the process's CUDA release (stubs/common/loader_release.c) */",
+           "const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {"]
+    out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", %d},' % (s.library.upper(), s.library, s.env_path,
+                                                          int(s.release_preference)) for s in specs]
+    out += ["};", ""]
+    return "\n".join(out)
+
+
+def _cmake_libraries(specs, header):
+    out = [header, "", "# every library, in cudastub_lib order",
+           "set(cudastub_libraries %s)" % " ".join(s.library for s in specs)]
+    for s in specs:
+        out += ["", "# %s" % s.family,
+                "set(cudastub_%s_folder %s)" % (s.library, s.folder),
+                "set(cudastub_%s_alias %s)" % (s.library, s.alias),
+                "set(cudastub_%s_toolkit_targets %s)" % (s.library, " ".join(s.toolkit_targets)),
+                "set(cudastub_%s_shim_dir %s)" % (s.library, s.shim_dir),
+                "set(cudastub_%s_version_node %s)" % (s.library, "ON" if s.version_node else "OFF"),
+                # generated only: no hand-written C, built from generated/ alone
+                "set(cudastub_%s_generated_only %s)" % (s.library, "ON" if s.version_query else "OFF")]
+        out += ["set(cudastub_%s_soname_%s %s)" % (s.library, major or "any", name)
+                for major, name in s.sonames]
+    return "\n".join(out) + "\n"
 
 
 def cmd_stubs(args):
@@ -125,7 +207,7 @@ def cmd_stubs(args):
     write(os.path.join(args.out, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
     majors = decider.majors
     write(os.path.join(args.out, "%s_names.h" % spec.library), emit_c.emit_names(spec, spec_note))
-    write(os.path.join(args.out, "%s_sonames.cmake" % spec.library), emit_c.emit_cmake(spec, spec_note))
+
     # the layouts of every major's build record, for the adapters' checks:
     # one file, whatever the build's ABI, and none for a stub with no adapter
     layouts_h = emit_c.emit_layouts(spec.library, builds, note("stubs", sources), spec.adapters)
@@ -220,8 +302,9 @@ def main():
     n.add_argument("--major", type=int, required=True)
     f = sub.add_parser("folder", help="the stub's folder under stubs/ (for scripts)")
     f.add_argument("--spec", required=True)
-    li = sub.add_parser("libraries", help="what every stub knows of all libraries")
-    li.add_argument("--out", required=True)
+    li = sub.add_parser("libraries", help="what must know every library at once")
+    for what in ("common", "include", "cli", "cmake"):
+        li.add_argument("--out-" + what, required=True)
     li.add_argument("specs", nargs="+")
     s = sub.add_parser("stubs")
     s.add_argument("--spec", required=True)

@@ -89,9 +89,12 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$folder/generated"
 done
 
-# What every stub knows of all the libraries (their release SONAMEs, their
-# entry points).
-$gen libraries --out "$out/stubs/common/generated" "$src"/tools/gen_stubs/specs/*.spec
+# What must know every library at once (the loader's release SONAMEs and
+# stub markers, the public library numbers, the command's table, CMake's
+# list).
+$gen libraries --out-common "$out/stubs/common/generated" \
+  --out-include "$out/include/cudastub/generated" --out-cli "$out/tools/cli/generated" \
+  --out-cmake "$out/cmake/generated" "$src"/tools/gen_stubs/specs/*.spec
 
 # README.md quotes the generated ABI tables; keep the copy in step.
 $py "$src/tools/gen_stubs/readme_blocks.py" --readme "$src/README.md" --tree "$out" \

@@ -15,8 +15,8 @@ const struct cudastub_soname cudastub_release_sonames[] = {
 
 /* what every stub exports, and NVIDIA's libraries never do */
 const char *const cudastub_stub_markers[] = {
-	"cudastub_cuda_info",
 	"cudastub_cudart_info",
 	"cudastub_nvrtc_info",
+	"cudastub_cuda_info",
 	NULL,
 };
