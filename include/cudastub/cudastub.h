@@ -76,6 +76,10 @@ typedef struct cudastub_library_info {
 	int driver_version;
 	/* why this major was preferred, or NULL when nothing was preferred */
 	const char *choice;
+	/* a library versioned apart from CUDA (cuFFT, cuRAND, cuSPARSE,
+	 * cuSOLVER): its own version, "11.2.1", while major and minor say the
+	 * CUDA release it belongs to; NULL for the others */
+	const char *own_version;
 } cudastub_library_info;
 
 /*

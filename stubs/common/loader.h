@@ -109,9 +109,13 @@ struct cudastub_library {
 	const struct cudastub_soname *sonames;
 	/* pip wheel folders relative to an ancestor of the stub; NULL-ended */
 	const char *const *wheel_dirs;
-	/* Reads the version of a candidate (path as opened); returns 0 when
-	 * the candidate is this library. */
+	/* Reads the version of a candidate (path as opened), as the CUDA
+	 * major and minor it belongs to; returns 0 when the candidate is this
+	 * library. */
 	int (*probe_version)(void *handle, const char *path, int *major, int *minor);
+	/* Optional, for a library versioned apart from CUDA (cuFFT 11.2.1 is
+	 * CUDA 12): its own major, minor and patch; 0 when it answered. */
+	int (*own_version)(void *handle, int own[3]);
 	/* Optional: majors to search before the others (a mask of
 	 * CUDASTUB_MAJOR_BIT), or 0 for no preference; may fill
 	 * info.driver_version and info.choice. Not used under a pin or an
@@ -296,6 +300,16 @@ CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 /* loader_versions.c: a CUDA version (12040) as major and minor; -1 for
  * none (0 or less). */
 CUDASTUB_HIDDEN int cudastub_version_decode(int version, int *major, int *minor);
+/* A library's own version and the first of it in a CUDA release (the
+ * spec's release lines, newest first, ending with cuda_major 0). */
+struct cudastub_release_line {
+	int cuda_major;
+	int first[3]; /* major, minor, patch */
+};
+/* The CUDA major own belongs to: the newest line whose first version is
+ * not newer than own; -1 when own is older than every line. */
+CUDASTUB_HIDDEN int cudastub_release_of(const struct cudastub_release_line *lines,
+					const int own[3]);
 /* "<family>.so.<major>.<minor>[.<more>...]" (libcudart.so.11.8.89) as major
  * and minor: 0, or -1 for any other name. Digits only, no sign, major 1 to
  * 99, minor 0 to 99. */

@@ -91,7 +91,8 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	const char *reason;
 	struct link_map *map;
 	struct cudastub_library *lib = s->lib;
-	int have_major = 0, have_minor = 0;
+	int have_major = 0, have_minor = 0, own[3];
+	char own_text[48];
 	void *handle;
 
 	/* A path with a slash names a file: a missing one is "absent", not a
@@ -171,7 +172,13 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 		return CUDASTUB_TRY_REJECTED;
 	}
 
-	snprintf(why, sizeof why, "loaded, version %d.%d", have_major, have_minor);
+	if (lib->own_version && lib->own_version(handle, own) == 0) {
+		snprintf(own_text, sizeof own_text, "%d.%d.%d", own[0], own[1], own[2]);
+		s->info.own_version = cudastub_log_keep(s, own_text);
+		snprintf(why, sizeof why, "loaded, version %s (CUDA %d)", own_text, have_major);
+	} else {
+		snprintf(why, sizeof why, "loaded, version %d.%d", have_major, have_minor);
+	}
 	cudastub_log_attempt(s, source, major, path, why);
 	s->handle = handle;
 	s->info.major = have_major;

@@ -16,9 +16,14 @@ static void summary_table(FILE *out, const struct cli_library *libs, int count)
 		const cudastub_library_info *info = &libs[i].info;
 		int loaded = info->state == CUDASTUB_STATE_LOADED;
 		int linked = info->state != CUDASTUB_STATE_NOT_LINKED;
-		char version[32], abi[32];
+		char version[80], abi[32];
 
-		snprintf(version, sizeof version, "%d.%d", info->major, info->minor);
+		/* a library versioned apart from CUDA: its own, and CUDA's major */
+		if (info->own_version)
+			snprintf(version, sizeof version, "%.40s (CUDA %d)", info->own_version,
+				 info->major);
+		else
+			snprintf(version, sizeof version, "%d.%d", info->major, info->minor);
 		snprintf(abi, sizeof abi, "%d.%d", info->abi_major, info->abi_minor);
 		table_row(&t, libs[i].name, cudastub_state_name(info->state),
 			  loaded ? version : NULL,

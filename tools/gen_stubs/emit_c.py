@@ -63,7 +63,12 @@ def emit(spec, abi, rows, routed, names, header_note):
             fallback = "%s_unavailable" % n
             out.append("static %s %s(%s)" % (ret, fallback, params))
             out.append("{")
-            out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
+            if n in spec.error_name or n in spec.error_string:
+                out += _error_text_body(spec, fn, n in spec.error_string)
+            else:
+                if n in spec.zero_outputs:
+                    out += _zero_outputs(fn)
+                out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
             out.append("}")
         out += _choose(spec, lib, n, routed, fallback)
         if n in spec.handwritten:
@@ -90,6 +95,44 @@ def emit(spec, abi, rows, routed, names, header_note):
     out.append("}")
     out.append("")
     return "\n".join(out)
+
+
+INTEGERS = ("char", "signed char", "unsigned char", "short", "unsigned short", "int",
+            "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
+
+
+def _zero_outputs(fn):
+    """A probe without a library sets every integer it points to to 0
+    (spec: zero_outputs): callers print them, or test them > 0."""
+    out = []
+    for name, p in zip(fn.arg_names(), fn.params):
+        pointee = p.canonical.strip()
+        if pointee.endswith("*") and pointee[:-1].strip() in INTEGERS:
+            out.append("\tif (%s)\n\t\t*%s = 0;" % (name, name))
+    if not out:
+        raise SystemExit("zero_outputs %s: it points to no integer" % fn.name)
+    return out
+
+
+def _error_text_body(spec, fn, explains_library):
+    """Without a library, a status's name from the result enum (spec:
+    error_name); error_string also explains the stub's own "no library"
+    code with what was searched."""
+    lib = spec.library
+    if not fn.ret.replace(" ", "").endswith("char*") or len(fn.params) != 1:
+        raise SystemExit("error_name/error_string %s: not const char *f(status)" % fn.name)
+    code = fn.arg_names()[0]
+    out = []
+    if explains_library:
+        out += ["\tconst char *why = cudastub_loader_why_missing(&cudastub_%s_library);" % lib,
+                "\tconst char *name;", "",
+                "\tif ((int)%s == %s && why)" % (code, spec.unavailable["library"][1]),
+                "\t\treturn why;"]
+    else:
+        out += ["\tconst char *name;", ""]
+    out += ["\tname = cudastub_%s_result_name((int)%s);" % (lib, code),
+            '\treturn name ? name : "unrecognized status code";']
+    return out
 
 
 def _choose(spec, lib, n, routed, fallback):

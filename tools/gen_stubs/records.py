@@ -190,6 +190,10 @@ class Spec:
       own_code NAME NUMBER TEXT...
                               a code of the stub's own (the library's result
                               enum has none that fits), defined in cudastub.h
+      underscore_exports PREFIX...
+                              the library's API has names starting with "_"
+                              (__cuda, __nvJitLink): its export list keeps
+                              them (others are the toolchain's)
       release_preference yes|no
                               whether the search tries first the majors of
                               the CUDA release the process already has (its
@@ -240,7 +244,7 @@ class Spec:
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
                        "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
-                       "error_string": []}
+                       "error_string": [], "underscore_exports": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -257,7 +261,8 @@ class Spec:
                         self.values.setdefault(key, []).append(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context", "enum", "toolkit_targets",
-                                 "zero_outputs", "error_name", "error_string"):
+                                 "zero_outputs", "error_name", "error_string",
+                                 "underscore_exports"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -306,9 +311,11 @@ class Spec:
         self.zero_outputs = set(self.values["zero_outputs"])
         self.error_name = set(self.values["error_name"])
         self.error_string = set(self.values["error_string"])
-        # what the generated fallbacks stand in for: no hand-written fallback
-        self.generated_fallback = self.zero_outputs | self.error_name | self.error_string
-        self.custom_fallback |= self.generated_fallback
+        overlap = (self.zero_outputs | self.error_name | self.error_string) & self.custom_fallback
+        if overlap:
+            raise SystemExit("%s: %s: a generated fallback and a hand-written one"
+                             % (path, ", ".join(sorted(overlap))))
+        self.underscore_exports = self.values["underscore_exports"]
         self.own_codes = [(r[0], int(r[1]), " ".join(r[2:])) for r in self.values.get("own_code", [])]
         self.same_function = self.values.get("same_function", [])
         self.inout = {(r[0], p) for r in self.values.get("inout", []) for p in r[1:]}

@@ -63,9 +63,12 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   # one SONAME for every version (major 0): a driver, listed apart
   driver=0
   $gen soname --spec "$spec" --major 0 >/dev/null 2>&1 && driver=1
+  own_header=$($gen header --spec "$spec")
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
-    if [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
+    if [ -f "${include[$v]}/cuda.h" ] && [ ! -f "${include[$v]}/$own_header" ]; then
+      continue # that release has no such library (nvJitLink before 12.0)
+    elif [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
       $gen abi --spec "$spec" -I "${include[$v]}" --version "$v" -o "$data/abi/$lib-$v.abi"
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
@@ -80,7 +83,7 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
     if [ -z "$dir" ]; then
       continue # headers only: the record is taken at its word
     elif [ -f "$dir/$name" ]; then
-      $gen exports "$dir/$name" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
+      $gen exports "$dir/$name" --spec "$spec" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
     else
       echo "regenerate.sh: no $dir/$name; lib$lib-$v.exports kept as committed" >&2
     fi

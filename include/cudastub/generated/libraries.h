@@ -7,13 +7,15 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CUDART = 0, /* libcudart */
 	CUDASTUB_LIB_NVRTC = 1, /* libnvrtc */
 	CUDASTUB_LIB_CUDA = 2, /* libcuda */
-	CUDASTUB_LIB_COUNT = 3
+	CUDASTUB_LIB_NVJITLINK = 3, /* libnvJitLink */
+	CUDASTUB_LIB_COUNT = 4
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
 CUDASTUB_DECLARE_ENTRY_POINTS(cudart)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvrtc)
 CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
+CUDASTUB_DECLARE_ENTRY_POINTS(nvjitlink)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -21,6 +23,9 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
 #define CUDASTUB_NVRTC_ERROR_STUB_LIBRARY 1034 /* no libnvrtc could be loaded */
 #define CUDASTUB_NVRTC_ERROR_NOT_FOUND 1500 /* the loaded one lacks the function */
 #define CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
+#define CUDASTUB_NVJITLINK_ERROR_STUB_LIBRARY 1034 /* no libnvJitLink could be loaded */
+#define CUDASTUB_NVJITLINK_ERROR_NOT_FOUND 1500 /* the loaded one lacks the function */
+#define CUDASTUB_NVJITLINK_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
 
 /*
  * One API over whichever stubs are linked. The weak references resolve to
@@ -34,6 +39,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
 #pragma weak cudastub_nvrtc_load
 #pragma weak cudastub_cuda_info
 #pragma weak cudastub_cuda_load
+#pragma weak cudastub_nvjitlink_info
+#pragma weak cudastub_nvjitlink_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -44,6 +51,7 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CUDART: info = cudastub_cudart_info; break;
 	case CUDASTUB_LIB_NVRTC: info = cudastub_nvrtc_info; break;
 	case CUDASTUB_LIB_CUDA: info = cudastub_cuda_info; break;
+	case CUDASTUB_LIB_NVJITLINK: info = cudastub_nvjitlink_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -58,6 +66,7 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CUDART: load = cudastub_cudart_load; break;
 	case CUDASTUB_LIB_NVRTC: load = cudastub_nvrtc_load; break;
 	case CUDASTUB_LIB_CUDA: load = cudastub_cuda_load; break;
+	case CUDASTUB_LIB_NVJITLINK: load = cudastub_nvjitlink_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

@@ -5,8 +5,10 @@
 /* SONAMEs that belong to one CUDA major, newest first */
 const struct cudastub_soname cudastub_release_sonames[] = {
 	{13, "libcudart.so.13"},
+	{13, "libnvJitLink.so.13"},
 	{13, "libnvrtc.so.13"},
 	{12, "libcudart.so.12"},
+	{12, "libnvJitLink.so.12"},
 	{12, "libnvrtc.so.12"},
 	{11, "libcudart.so.11.0"},
 	{11, "libnvrtc.so.11.2"},
@@ -18,5 +20,6 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_cudart_info",
 	"cudastub_nvrtc_info",
 	"cudastub_cuda_info",
+	"cudastub_nvjitlink_info",
 	NULL,
 };

@@ -8,4 +8,5 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 	[CUDASTUB_LIB_CUDART] = {"cudart", "CUDASTUB_CUDART_PATH", 1},
 	[CUDASTUB_LIB_NVRTC] = {"nvrtc", "CUDASTUB_NVRTC_PATH", 1},
 	[CUDASTUB_LIB_CUDA] = {"cuda", "CUDASTUB_CUDA_PATH", 0},
+	[CUDASTUB_LIB_NVJITLINK] = {"nvjitlink", "CUDASTUB_NVJITLINK_PATH", 1},
 };
