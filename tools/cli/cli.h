@@ -20,12 +20,22 @@
 #error "CUDASTUB_CLI_VERSION comes from the build (the project version)"
 #endif
 
+/* One file name a library goes by, and the CUDA major it belongs to (0:
+ * every major, the driver's libcuda.so.1). */
+struct cli_soname {
+	int major;
+	const char *name;
+};
+
 /* Every library a stub stands in for, in cudastub_lib order (generated
  * from the specs: generated/libraries.c). */
 struct cli_known_library {
-	const char *name;     /* "cudart" */
-	const char *env_path; /* "CUDASTUB_CUDART_PATH" */
-	int release_aware;    /* see struct cli_library */
+	const char *name;		  /* "cudart" */
+	const char *what;		  /* "runtime", for messages */
+	const char *env_path;		  /* "CUDASTUB_CUDART_PATH" */
+	int release_aware;		  /* see struct cli_library */
+	const char *stub;		  /* "libcudart_stub.so", the stub's file and SONAME */
+	const struct cli_soname *sonames; /* ends with {0, NULL} */
 };
 extern const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT];
 

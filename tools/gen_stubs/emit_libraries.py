@@ -62,11 +62,16 @@ def public_h(specs, header):
 
 def cli_c(specs, header):
     out = [header, "", '#include "cli.h"', "",
-           "/* In cudastub_lib order: name, override variable, whether the stub keeps to",
-           " * the process's CUDA release (stubs/common/loader_release.c) */",
+           "/* In cudastub_lib order: name, what it is, override variable, whether the stub",
+           " * keeps to the process's CUDA release (stubs/common/loader_release.c), the",
+           " * stub's file, and the real library's SONAMEs by CUDA major (0: every major) */",
            "const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {"]
-    out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", %d},' % (s.library.upper(), s.library, s.env_path,
-                                                          int(s.release_preference)) for s in specs]
+    for s in specs:
+        sonames = ", ".join('{%d, "%s"}' % mn for mn in s.sonames)
+        out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", "%s", %d, "lib%s_stub.so",' % (
+                    s.library.upper(), s.library, s.what, s.env_path, int(s.release_preference),
+                    s.library),
+                "\t\t(const struct cli_soname[]){%s, {0, NULL}}}," % sonames]
     out += ["};", ""]
     return "\n".join(out)
 

@@ -194,6 +194,8 @@ class Spec:
                               the library's API has names starting with "_"
                               (__cuda, __nvJitLink): its export list keeps
                               them (others are the toolchain's)
+      what WORDS...           what the library is, in messages ("the runtime";
+                              default: its family, "libnvJitLink")
       release_preference yes|no
                               whether the search tries first the majors of
                               the CUDA release the process already has (its
@@ -316,6 +318,7 @@ class Spec:
             raise SystemExit("%s: %s: a generated fallback and a hand-written one"
                              % (path, ", ".join(sorted(overlap))))
         self.underscore_exports = self.values["underscore_exports"]
+        self.what = " ".join(self.values.get("what", [self.family]))
         self.own_codes = [(r[0], int(r[1]), " ".join(r[2:])) for r in self.values.get("own_code", [])]
         self.same_function = self.values.get("same_function", [])
         self.inout = {(r[0], p) for r in self.values.get("inout", []) for p in r[1:]}

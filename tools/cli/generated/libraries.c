@@ -2,11 +2,16 @@
 
 #include "cli.h"
 
-/* In cudastub_lib order: name, override variable, whether the stub keeps to
- * the process's CUDA release (stubs/common/loader_release.c) */
+/* In cudastub_lib order: name, what it is, override variable, whether the stub
+ * keeps to the process's CUDA release (stubs/common/loader_release.c), the
+ * stub's file, and the real library's SONAMEs by CUDA major (0: every major) */
 const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
-	[CUDASTUB_LIB_CUDART] = {"cudart", "CUDASTUB_CUDART_PATH", 1},
-	[CUDASTUB_LIB_NVRTC] = {"nvrtc", "CUDASTUB_NVRTC_PATH", 1},
-	[CUDASTUB_LIB_CUDA] = {"cuda", "CUDASTUB_CUDA_PATH", 0},
-	[CUDASTUB_LIB_NVJITLINK] = {"nvjitlink", "CUDASTUB_NVJITLINK_PATH", 1},
+	[CUDASTUB_LIB_CUDART] = {"cudart", "runtime", "CUDASTUB_CUDART_PATH", 1, "libcudart_stub.so",
+		(const struct cli_soname[]){{13, "libcudart.so.13"}, {12, "libcudart.so.12"}, {11, "libcudart.so.11.0"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVRTC] = {"nvrtc", "NVRTC", "CUDASTUB_NVRTC_PATH", 1, "libnvrtc_stub.so",
+		(const struct cli_soname[]){{13, "libnvrtc.so.13"}, {12, "libnvrtc.so.12"}, {11, "libnvrtc.so.11.2"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUDA] = {"cuda", "driver", "CUDASTUB_CUDA_PATH", 0, "libcuda_stub.so",
+		(const struct cli_soname[]){{0, "libcuda.so.1"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVJITLINK] = {"nvjitlink", "nvJitLink", "CUDASTUB_NVJITLINK_PATH", 1, "libnvjitlink_stub.so",
+		(const struct cli_soname[]){{13, "libnvJitLink.so.13"}, {12, "libnvJitLink.so.12"}, {0, NULL}}},
 };
