@@ -33,14 +33,29 @@ fi
 versions=()
 declare -A include libdir
 driver_version="" driver_dir=""
-# fixtures/... and toolkit/... as folders of this machine
+# fixtures/... and toolkit/... as folders of this machine (a comma-separated
+# list of them: the same, separated by spaces)
 where() {
-  case $1 in
-    -) echo "" ;;
-    fixtures/*) echo "$fixtures/${1#fixtures/}" ;;
-    toolkit/*) echo "$toolkit/${1#toolkit/}" ;;
-    *) echo "regenerate.sh: data/versions: $1 is neither fixtures/ nor toolkit/" >&2; exit 2 ;;
-  esac
+  local one out=()
+  [ "$1" = - ] && return
+  for one in ${1//,/ }; do
+    case $one in
+      fixtures/*) out+=("$fixtures/${one#fixtures/}") ;;
+      toolkit/*) out+=("$toolkit/${one#toolkit/}") ;;
+      *) echo "regenerate.sh: data/versions: $one is neither fixtures/ nor toolkit/" >&2; exit 2 ;;
+    esac
+  done
+  echo "${out[*]}"
+}
+
+# The file name in the first of the folders (a space-separated list) that
+# holds it, or nothing.
+first_holding() {
+  local folder name=$1
+  shift
+  for folder in $*; do
+    [ -f "$folder/$name" ] && { echo "$folder/$name"; return; }
+  done
 }
 while read -r first second third; do
   case $first in
@@ -82,10 +97,12 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
     fi
     if [ -z "$dir" ]; then
       continue # headers only: the record is taken at its word
-    elif [ -f "$dir/$name" ]; then
-      $gen exports "$dir/$name" --spec "$spec" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
+    fi
+    file=$(first_holding "$name" $dir)
+    if [ -n "$file" ]; then
+      $gen exports "$file" --spec "$spec" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
     else
-      echo "regenerate.sh: no $dir/$name; lib$lib-$v.exports kept as committed" >&2
+      echo "regenerate.sh: no $name in $dir; lib$lib-$v.exports kept as committed" >&2
     fi
   done
   folder=$($gen folder --spec "$spec")
