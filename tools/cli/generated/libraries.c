@@ -15,4 +15,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{0, "libcuda.so.1"}, {0, NULL}}},
 	[CUDASTUB_LIB_NVJITLINK] = {"nvjitlink", "nvJitLink", "CUDASTUB_NVJITLINK_PATH", 1, "libnvjitlink_stub.so",
 		(const struct cli_soname[]){{13, "libnvJitLink.so.13"}, {12, "libnvJitLink.so.12"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUFFT] = {"cufft", "cuFFT", "CUDASTUB_CUFFT_PATH", 1, "libcufft_stub.so",
+		(const struct cli_soname[]){{13, "libcufft.so.12"}, {12, "libcufft.so.11"}, {11, "libcufft.so.10"}, {0, NULL}}},
+	[CUDASTUB_LIB_CURAND] = {"curand", "cuRAND", "CUDASTUB_CURAND_PATH", 1, "libcurand_stub.so",
+		(const struct cli_soname[]){{13, "libcurand.so.10"}, {12, "libcurand.so.10"}, {11, "libcurand.so.10"}, {0, NULL}}},
 };
