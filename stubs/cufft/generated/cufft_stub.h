@@ -3,6 +3,7 @@
 #define CUDASTUB_CUFFT_STUB_H
 
 #include <cufft.h>
+#include <cufftXt.h>
 
 #include "loader.h"
 #include "cufft_generated.h"

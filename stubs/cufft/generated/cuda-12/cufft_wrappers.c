@@ -46,6 +46,26 @@ const struct cudastub_function cudastub_cufft_functions[] = {
 	[F_cufftSetPlanPropertyInt64] = {CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
 	[F_cufftSetStream] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
 	[F_cufftSetWorkArea] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtClearCallback] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExec] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExecDescriptor] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExecDescriptorC2C] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExecDescriptorC2R] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExecDescriptorD2Z] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExecDescriptorR2C] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExecDescriptorZ2D] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtExecDescriptorZ2Z] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtFree] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtGetSizeMany] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtMakePlanMany] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtMalloc] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtMemcpy] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtQueryPlan] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtSetCallback] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtSetCallbackSharedSize] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtSetGPUs] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtSetWorkArea] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
+	[F_cufftXtSetWorkAreaPolicy] = {CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13), 0, 0},
 };
 
 /* Introspection (cudastub.h) */
@@ -1664,6 +1684,910 @@ static cufftResult cufftSetWorkArea_resolve(cufftHandle a0, void *a1)
 
 	atomic_store_explicit(&cufftSetWorkArea_slot, fn, memory_order_release);
 	return fn(a0, a1);
+}
+#endif
+
+/* cufftXtClearCallback */
+typedef cufftResult (*cufftXtClearCallback_fn)(cufftHandle a0, cufftXtCallbackType a1);
+static cufftResult cufftXtClearCallback_unavailable(cufftHandle a0, cufftXtCallbackType a1)
+{
+	(void)a0;
+	(void)a1;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtClearCallback]);
+}
+static cufftXtClearCallback_fn cufftXtClearCallback_choose(void)
+{
+	cufftXtClearCallback_fn fn = (cufftXtClearCallback_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtClearCallback", &cudastub_cufft_functions[F_cufftXtClearCallback]);
+
+	return fn ? fn : cufftXtClearCallback_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtClearCallback[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtClearCallback = cudastub_cufft_resolve_cufftXtClearCallback;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtClearCallback(void);
+void *cudastub_cufft_bind_cufftXtClearCallback(void)
+{
+	void *fn = (void *)cufftXtClearCallback_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtClearCallback, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtClearCallback, cudastub_cufft_slot_cufftXtClearCallback, cudastub_cufft_resolve_cufftXtClearCallback, cudastub_cufft_bind_cufftXtClearCallback);
+#else
+static cufftResult cufftXtClearCallback_resolve(cufftHandle a0, cufftXtCallbackType a1);
+static _Atomic(cufftXtClearCallback_fn) cufftXtClearCallback_slot = cufftXtClearCallback_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtClearCallback(cufftHandle a0, cufftXtCallbackType a1)
+{
+	return atomic_load_explicit(&cufftXtClearCallback_slot, memory_order_acquire)(a0, a1);
+}
+static cufftResult cufftXtClearCallback_resolve(cufftHandle a0, cufftXtCallbackType a1)
+{
+	cufftXtClearCallback_fn fn = cufftXtClearCallback_choose();
+
+	atomic_store_explicit(&cufftXtClearCallback_slot, fn, memory_order_release);
+	return fn(a0, a1);
+}
+#endif
+
+/* cufftXtExec */
+typedef cufftResult (*cufftXtExec_fn)(cufftHandle a0, void *a1, void *a2, int a3);
+static cufftResult cufftXtExec_unavailable(cufftHandle a0, void *a1, void *a2, int a3)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExec]);
+}
+static cufftXtExec_fn cufftXtExec_choose(void)
+{
+	cufftXtExec_fn fn = (cufftXtExec_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExec", &cudastub_cufft_functions[F_cufftXtExec]);
+
+	return fn ? fn : cufftXtExec_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExec[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExec = cudastub_cufft_resolve_cufftXtExec;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExec(void);
+void *cudastub_cufft_bind_cufftXtExec(void)
+{
+	void *fn = (void *)cufftXtExec_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExec, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExec, cudastub_cufft_slot_cufftXtExec, cudastub_cufft_resolve_cufftXtExec, cudastub_cufft_bind_cufftXtExec);
+#else
+static cufftResult cufftXtExec_resolve(cufftHandle a0, void *a1, void *a2, int a3);
+static _Atomic(cufftXtExec_fn) cufftXtExec_slot = cufftXtExec_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExec(cufftHandle a0, void *a1, void *a2, int a3)
+{
+	return atomic_load_explicit(&cufftXtExec_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
+static cufftResult cufftXtExec_resolve(cufftHandle a0, void *a1, void *a2, int a3)
+{
+	cufftXtExec_fn fn = cufftXtExec_choose();
+
+	atomic_store_explicit(&cufftXtExec_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3);
+}
+#endif
+
+/* cufftXtExecDescriptor */
+typedef cufftResult (*cufftXtExecDescriptor_fn)(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3);
+static cufftResult cufftXtExecDescriptor_unavailable(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExecDescriptor]);
+}
+static cufftXtExecDescriptor_fn cufftXtExecDescriptor_choose(void)
+{
+	cufftXtExecDescriptor_fn fn = (cufftXtExecDescriptor_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExecDescriptor", &cudastub_cufft_functions[F_cufftXtExecDescriptor]);
+
+	return fn ? fn : cufftXtExecDescriptor_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExecDescriptor[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExecDescriptor = cudastub_cufft_resolve_cufftXtExecDescriptor;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExecDescriptor(void);
+void *cudastub_cufft_bind_cufftXtExecDescriptor(void)
+{
+	void *fn = (void *)cufftXtExecDescriptor_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptor, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExecDescriptor, cudastub_cufft_slot_cufftXtExecDescriptor, cudastub_cufft_resolve_cufftXtExecDescriptor, cudastub_cufft_bind_cufftXtExecDescriptor);
+#else
+static cufftResult cufftXtExecDescriptor_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3);
+static _Atomic(cufftXtExecDescriptor_fn) cufftXtExecDescriptor_slot = cufftXtExecDescriptor_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExecDescriptor(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	return atomic_load_explicit(&cufftXtExecDescriptor_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
+static cufftResult cufftXtExecDescriptor_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	cufftXtExecDescriptor_fn fn = cufftXtExecDescriptor_choose();
+
+	atomic_store_explicit(&cufftXtExecDescriptor_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3);
+}
+#endif
+
+/* cufftXtExecDescriptorC2C */
+typedef cufftResult (*cufftXtExecDescriptorC2C_fn)(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3);
+static cufftResult cufftXtExecDescriptorC2C_unavailable(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExecDescriptorC2C]);
+}
+static cufftXtExecDescriptorC2C_fn cufftXtExecDescriptorC2C_choose(void)
+{
+	cufftXtExecDescriptorC2C_fn fn = (cufftXtExecDescriptorC2C_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExecDescriptorC2C", &cudastub_cufft_functions[F_cufftXtExecDescriptorC2C]);
+
+	return fn ? fn : cufftXtExecDescriptorC2C_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExecDescriptorC2C[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExecDescriptorC2C = cudastub_cufft_resolve_cufftXtExecDescriptorC2C;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExecDescriptorC2C(void);
+void *cudastub_cufft_bind_cufftXtExecDescriptorC2C(void)
+{
+	void *fn = (void *)cufftXtExecDescriptorC2C_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorC2C, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExecDescriptorC2C, cudastub_cufft_slot_cufftXtExecDescriptorC2C, cudastub_cufft_resolve_cufftXtExecDescriptorC2C, cudastub_cufft_bind_cufftXtExecDescriptorC2C);
+#else
+static cufftResult cufftXtExecDescriptorC2C_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3);
+static _Atomic(cufftXtExecDescriptorC2C_fn) cufftXtExecDescriptorC2C_slot = cufftXtExecDescriptorC2C_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExecDescriptorC2C(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	return atomic_load_explicit(&cufftXtExecDescriptorC2C_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
+static cufftResult cufftXtExecDescriptorC2C_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	cufftXtExecDescriptorC2C_fn fn = cufftXtExecDescriptorC2C_choose();
+
+	atomic_store_explicit(&cufftXtExecDescriptorC2C_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3);
+}
+#endif
+
+/* cufftXtExecDescriptorC2R */
+typedef cufftResult (*cufftXtExecDescriptorC2R_fn)(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static cufftResult cufftXtExecDescriptorC2R_unavailable(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExecDescriptorC2R]);
+}
+static cufftXtExecDescriptorC2R_fn cufftXtExecDescriptorC2R_choose(void)
+{
+	cufftXtExecDescriptorC2R_fn fn = (cufftXtExecDescriptorC2R_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExecDescriptorC2R", &cudastub_cufft_functions[F_cufftXtExecDescriptorC2R]);
+
+	return fn ? fn : cufftXtExecDescriptorC2R_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExecDescriptorC2R[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExecDescriptorC2R = cudastub_cufft_resolve_cufftXtExecDescriptorC2R;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExecDescriptorC2R(void);
+void *cudastub_cufft_bind_cufftXtExecDescriptorC2R(void)
+{
+	void *fn = (void *)cufftXtExecDescriptorC2R_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorC2R, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExecDescriptorC2R, cudastub_cufft_slot_cufftXtExecDescriptorC2R, cudastub_cufft_resolve_cufftXtExecDescriptorC2R, cudastub_cufft_bind_cufftXtExecDescriptorC2R);
+#else
+static cufftResult cufftXtExecDescriptorC2R_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static _Atomic(cufftXtExecDescriptorC2R_fn) cufftXtExecDescriptorC2R_slot = cufftXtExecDescriptorC2R_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExecDescriptorC2R(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	return atomic_load_explicit(&cufftXtExecDescriptorC2R_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtExecDescriptorC2R_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	cufftXtExecDescriptorC2R_fn fn = cufftXtExecDescriptorC2R_choose();
+
+	atomic_store_explicit(&cufftXtExecDescriptorC2R_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtExecDescriptorD2Z */
+typedef cufftResult (*cufftXtExecDescriptorD2Z_fn)(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static cufftResult cufftXtExecDescriptorD2Z_unavailable(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExecDescriptorD2Z]);
+}
+static cufftXtExecDescriptorD2Z_fn cufftXtExecDescriptorD2Z_choose(void)
+{
+	cufftXtExecDescriptorD2Z_fn fn = (cufftXtExecDescriptorD2Z_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExecDescriptorD2Z", &cudastub_cufft_functions[F_cufftXtExecDescriptorD2Z]);
+
+	return fn ? fn : cufftXtExecDescriptorD2Z_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExecDescriptorD2Z[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExecDescriptorD2Z = cudastub_cufft_resolve_cufftXtExecDescriptorD2Z;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExecDescriptorD2Z(void);
+void *cudastub_cufft_bind_cufftXtExecDescriptorD2Z(void)
+{
+	void *fn = (void *)cufftXtExecDescriptorD2Z_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorD2Z, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExecDescriptorD2Z, cudastub_cufft_slot_cufftXtExecDescriptorD2Z, cudastub_cufft_resolve_cufftXtExecDescriptorD2Z, cudastub_cufft_bind_cufftXtExecDescriptorD2Z);
+#else
+static cufftResult cufftXtExecDescriptorD2Z_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static _Atomic(cufftXtExecDescriptorD2Z_fn) cufftXtExecDescriptorD2Z_slot = cufftXtExecDescriptorD2Z_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExecDescriptorD2Z(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	return atomic_load_explicit(&cufftXtExecDescriptorD2Z_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtExecDescriptorD2Z_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	cufftXtExecDescriptorD2Z_fn fn = cufftXtExecDescriptorD2Z_choose();
+
+	atomic_store_explicit(&cufftXtExecDescriptorD2Z_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtExecDescriptorR2C */
+typedef cufftResult (*cufftXtExecDescriptorR2C_fn)(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static cufftResult cufftXtExecDescriptorR2C_unavailable(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExecDescriptorR2C]);
+}
+static cufftXtExecDescriptorR2C_fn cufftXtExecDescriptorR2C_choose(void)
+{
+	cufftXtExecDescriptorR2C_fn fn = (cufftXtExecDescriptorR2C_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExecDescriptorR2C", &cudastub_cufft_functions[F_cufftXtExecDescriptorR2C]);
+
+	return fn ? fn : cufftXtExecDescriptorR2C_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExecDescriptorR2C[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExecDescriptorR2C = cudastub_cufft_resolve_cufftXtExecDescriptorR2C;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExecDescriptorR2C(void);
+void *cudastub_cufft_bind_cufftXtExecDescriptorR2C(void)
+{
+	void *fn = (void *)cufftXtExecDescriptorR2C_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorR2C, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExecDescriptorR2C, cudastub_cufft_slot_cufftXtExecDescriptorR2C, cudastub_cufft_resolve_cufftXtExecDescriptorR2C, cudastub_cufft_bind_cufftXtExecDescriptorR2C);
+#else
+static cufftResult cufftXtExecDescriptorR2C_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static _Atomic(cufftXtExecDescriptorR2C_fn) cufftXtExecDescriptorR2C_slot = cufftXtExecDescriptorR2C_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExecDescriptorR2C(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	return atomic_load_explicit(&cufftXtExecDescriptorR2C_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtExecDescriptorR2C_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	cufftXtExecDescriptorR2C_fn fn = cufftXtExecDescriptorR2C_choose();
+
+	atomic_store_explicit(&cufftXtExecDescriptorR2C_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtExecDescriptorZ2D */
+typedef cufftResult (*cufftXtExecDescriptorZ2D_fn)(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static cufftResult cufftXtExecDescriptorZ2D_unavailable(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExecDescriptorZ2D]);
+}
+static cufftXtExecDescriptorZ2D_fn cufftXtExecDescriptorZ2D_choose(void)
+{
+	cufftXtExecDescriptorZ2D_fn fn = (cufftXtExecDescriptorZ2D_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExecDescriptorZ2D", &cudastub_cufft_functions[F_cufftXtExecDescriptorZ2D]);
+
+	return fn ? fn : cufftXtExecDescriptorZ2D_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExecDescriptorZ2D[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExecDescriptorZ2D = cudastub_cufft_resolve_cufftXtExecDescriptorZ2D;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExecDescriptorZ2D(void);
+void *cudastub_cufft_bind_cufftXtExecDescriptorZ2D(void)
+{
+	void *fn = (void *)cufftXtExecDescriptorZ2D_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorZ2D, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExecDescriptorZ2D, cudastub_cufft_slot_cufftXtExecDescriptorZ2D, cudastub_cufft_resolve_cufftXtExecDescriptorZ2D, cudastub_cufft_bind_cufftXtExecDescriptorZ2D);
+#else
+static cufftResult cufftXtExecDescriptorZ2D_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2);
+static _Atomic(cufftXtExecDescriptorZ2D_fn) cufftXtExecDescriptorZ2D_slot = cufftXtExecDescriptorZ2D_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExecDescriptorZ2D(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	return atomic_load_explicit(&cufftXtExecDescriptorZ2D_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtExecDescriptorZ2D_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2)
+{
+	cufftXtExecDescriptorZ2D_fn fn = cufftXtExecDescriptorZ2D_choose();
+
+	atomic_store_explicit(&cufftXtExecDescriptorZ2D_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtExecDescriptorZ2Z */
+typedef cufftResult (*cufftXtExecDescriptorZ2Z_fn)(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3);
+static cufftResult cufftXtExecDescriptorZ2Z_unavailable(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtExecDescriptorZ2Z]);
+}
+static cufftXtExecDescriptorZ2Z_fn cufftXtExecDescriptorZ2Z_choose(void)
+{
+	cufftXtExecDescriptorZ2Z_fn fn = (cufftXtExecDescriptorZ2Z_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtExecDescriptorZ2Z", &cudastub_cufft_functions[F_cufftXtExecDescriptorZ2Z]);
+
+	return fn ? fn : cufftXtExecDescriptorZ2Z_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtExecDescriptorZ2Z[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtExecDescriptorZ2Z = cudastub_cufft_resolve_cufftXtExecDescriptorZ2Z;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtExecDescriptorZ2Z(void);
+void *cudastub_cufft_bind_cufftXtExecDescriptorZ2Z(void)
+{
+	void *fn = (void *)cufftXtExecDescriptorZ2Z_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorZ2Z, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtExecDescriptorZ2Z, cudastub_cufft_slot_cufftXtExecDescriptorZ2Z, cudastub_cufft_resolve_cufftXtExecDescriptorZ2Z, cudastub_cufft_bind_cufftXtExecDescriptorZ2Z);
+#else
+static cufftResult cufftXtExecDescriptorZ2Z_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3);
+static _Atomic(cufftXtExecDescriptorZ2Z_fn) cufftXtExecDescriptorZ2Z_slot = cufftXtExecDescriptorZ2Z_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtExecDescriptorZ2Z(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	return atomic_load_explicit(&cufftXtExecDescriptorZ2Z_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
+static cufftResult cufftXtExecDescriptorZ2Z_resolve(cufftHandle a0, cudaLibXtDesc *a1, cudaLibXtDesc *a2, int a3)
+{
+	cufftXtExecDescriptorZ2Z_fn fn = cufftXtExecDescriptorZ2Z_choose();
+
+	atomic_store_explicit(&cufftXtExecDescriptorZ2Z_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3);
+}
+#endif
+
+/* cufftXtFree */
+typedef cufftResult (*cufftXtFree_fn)(cudaLibXtDesc *a0);
+static cufftResult cufftXtFree_unavailable(cudaLibXtDesc *a0)
+{
+	(void)a0;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtFree]);
+}
+static cufftXtFree_fn cufftXtFree_choose(void)
+{
+	cufftXtFree_fn fn = (cufftXtFree_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtFree", &cudastub_cufft_functions[F_cufftXtFree]);
+
+	return fn ? fn : cufftXtFree_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtFree[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtFree = cudastub_cufft_resolve_cufftXtFree;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtFree(void);
+void *cudastub_cufft_bind_cufftXtFree(void)
+{
+	void *fn = (void *)cufftXtFree_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtFree, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtFree, cudastub_cufft_slot_cufftXtFree, cudastub_cufft_resolve_cufftXtFree, cudastub_cufft_bind_cufftXtFree);
+#else
+static cufftResult cufftXtFree_resolve(cudaLibXtDesc *a0);
+static _Atomic(cufftXtFree_fn) cufftXtFree_slot = cufftXtFree_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtFree(cudaLibXtDesc *a0)
+{
+	return atomic_load_explicit(&cufftXtFree_slot, memory_order_acquire)(a0);
+}
+static cufftResult cufftXtFree_resolve(cudaLibXtDesc *a0)
+{
+	cufftXtFree_fn fn = cufftXtFree_choose();
+
+	atomic_store_explicit(&cufftXtFree_slot, fn, memory_order_release);
+	return fn(a0);
+}
+#endif
+
+/* cufftXtGetSizeMany */
+typedef cufftResult (*cufftXtGetSizeMany_fn)(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13);
+static cufftResult cufftXtGetSizeMany_unavailable(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	(void)a4;
+	(void)a5;
+	(void)a6;
+	(void)a7;
+	(void)a8;
+	(void)a9;
+	(void)a10;
+	(void)a11;
+	(void)a12;
+	(void)a13;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtGetSizeMany]);
+}
+static cufftXtGetSizeMany_fn cufftXtGetSizeMany_choose(void)
+{
+	cufftXtGetSizeMany_fn fn = (cufftXtGetSizeMany_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtGetSizeMany", &cudastub_cufft_functions[F_cufftXtGetSizeMany]);
+
+	return fn ? fn : cufftXtGetSizeMany_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtGetSizeMany[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtGetSizeMany = cudastub_cufft_resolve_cufftXtGetSizeMany;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtGetSizeMany(void);
+void *cudastub_cufft_bind_cufftXtGetSizeMany(void)
+{
+	void *fn = (void *)cufftXtGetSizeMany_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtGetSizeMany, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtGetSizeMany, cudastub_cufft_slot_cufftXtGetSizeMany, cudastub_cufft_resolve_cufftXtGetSizeMany, cudastub_cufft_bind_cufftXtGetSizeMany);
+#else
+static cufftResult cufftXtGetSizeMany_resolve(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13);
+static _Atomic(cufftXtGetSizeMany_fn) cufftXtGetSizeMany_slot = cufftXtGetSizeMany_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtGetSizeMany(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13)
+{
+	return atomic_load_explicit(&cufftXtGetSizeMany_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
+}
+static cufftResult cufftXtGetSizeMany_resolve(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13)
+{
+	cufftXtGetSizeMany_fn fn = cufftXtGetSizeMany_choose();
+
+	atomic_store_explicit(&cufftXtGetSizeMany_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
+}
+#endif
+
+/* cufftXtMakePlanMany */
+typedef cufftResult (*cufftXtMakePlanMany_fn)(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13);
+static cufftResult cufftXtMakePlanMany_unavailable(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	(void)a4;
+	(void)a5;
+	(void)a6;
+	(void)a7;
+	(void)a8;
+	(void)a9;
+	(void)a10;
+	(void)a11;
+	(void)a12;
+	(void)a13;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtMakePlanMany]);
+}
+static cufftXtMakePlanMany_fn cufftXtMakePlanMany_choose(void)
+{
+	cufftXtMakePlanMany_fn fn = (cufftXtMakePlanMany_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtMakePlanMany", &cudastub_cufft_functions[F_cufftXtMakePlanMany]);
+
+	return fn ? fn : cufftXtMakePlanMany_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtMakePlanMany[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtMakePlanMany = cudastub_cufft_resolve_cufftXtMakePlanMany;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtMakePlanMany(void);
+void *cudastub_cufft_bind_cufftXtMakePlanMany(void)
+{
+	void *fn = (void *)cufftXtMakePlanMany_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMakePlanMany, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtMakePlanMany, cudastub_cufft_slot_cufftXtMakePlanMany, cudastub_cufft_resolve_cufftXtMakePlanMany, cudastub_cufft_bind_cufftXtMakePlanMany);
+#else
+static cufftResult cufftXtMakePlanMany_resolve(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13);
+static _Atomic(cufftXtMakePlanMany_fn) cufftXtMakePlanMany_slot = cufftXtMakePlanMany_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtMakePlanMany(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13)
+{
+	return atomic_load_explicit(&cufftXtMakePlanMany_slot, memory_order_acquire)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
+}
+static cufftResult cufftXtMakePlanMany_resolve(cufftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, cudaDataType a6, long long *a7, long long a8, long long a9, cudaDataType a10, long long a11, size_t *a12, cudaDataType a13)
+{
+	cufftXtMakePlanMany_fn fn = cufftXtMakePlanMany_choose();
+
+	atomic_store_explicit(&cufftXtMakePlanMany_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
+}
+#endif
+
+/* cufftXtMalloc */
+typedef cufftResult (*cufftXtMalloc_fn)(cufftHandle a0, cudaLibXtDesc **a1, cufftXtSubFormat a2);
+static cufftResult cufftXtMalloc_unavailable(cufftHandle a0, cudaLibXtDesc **a1, cufftXtSubFormat a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtMalloc]);
+}
+static cufftXtMalloc_fn cufftXtMalloc_choose(void)
+{
+	cufftXtMalloc_fn fn = (cufftXtMalloc_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtMalloc", &cudastub_cufft_functions[F_cufftXtMalloc]);
+
+	return fn ? fn : cufftXtMalloc_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtMalloc[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtMalloc = cudastub_cufft_resolve_cufftXtMalloc;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtMalloc(void);
+void *cudastub_cufft_bind_cufftXtMalloc(void)
+{
+	void *fn = (void *)cufftXtMalloc_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMalloc, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtMalloc, cudastub_cufft_slot_cufftXtMalloc, cudastub_cufft_resolve_cufftXtMalloc, cudastub_cufft_bind_cufftXtMalloc);
+#else
+static cufftResult cufftXtMalloc_resolve(cufftHandle a0, cudaLibXtDesc **a1, cufftXtSubFormat a2);
+static _Atomic(cufftXtMalloc_fn) cufftXtMalloc_slot = cufftXtMalloc_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtMalloc(cufftHandle a0, cudaLibXtDesc **a1, cufftXtSubFormat a2)
+{
+	return atomic_load_explicit(&cufftXtMalloc_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtMalloc_resolve(cufftHandle a0, cudaLibXtDesc **a1, cufftXtSubFormat a2)
+{
+	cufftXtMalloc_fn fn = cufftXtMalloc_choose();
+
+	atomic_store_explicit(&cufftXtMalloc_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtMemcpy */
+typedef cufftResult (*cufftXtMemcpy_fn)(cufftHandle a0, void *a1, void *a2, cufftXtCopyType a3);
+static cufftResult cufftXtMemcpy_unavailable(cufftHandle a0, void *a1, void *a2, cufftXtCopyType a3)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtMemcpy]);
+}
+static cufftXtMemcpy_fn cufftXtMemcpy_choose(void)
+{
+	cufftXtMemcpy_fn fn = (cufftXtMemcpy_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtMemcpy", &cudastub_cufft_functions[F_cufftXtMemcpy]);
+
+	return fn ? fn : cufftXtMemcpy_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtMemcpy[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtMemcpy = cudastub_cufft_resolve_cufftXtMemcpy;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtMemcpy(void);
+void *cudastub_cufft_bind_cufftXtMemcpy(void)
+{
+	void *fn = (void *)cufftXtMemcpy_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMemcpy, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtMemcpy, cudastub_cufft_slot_cufftXtMemcpy, cudastub_cufft_resolve_cufftXtMemcpy, cudastub_cufft_bind_cufftXtMemcpy);
+#else
+static cufftResult cufftXtMemcpy_resolve(cufftHandle a0, void *a1, void *a2, cufftXtCopyType a3);
+static _Atomic(cufftXtMemcpy_fn) cufftXtMemcpy_slot = cufftXtMemcpy_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtMemcpy(cufftHandle a0, void *a1, void *a2, cufftXtCopyType a3)
+{
+	return atomic_load_explicit(&cufftXtMemcpy_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
+static cufftResult cufftXtMemcpy_resolve(cufftHandle a0, void *a1, void *a2, cufftXtCopyType a3)
+{
+	cufftXtMemcpy_fn fn = cufftXtMemcpy_choose();
+
+	atomic_store_explicit(&cufftXtMemcpy_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3);
+}
+#endif
+
+/* cufftXtQueryPlan */
+typedef cufftResult (*cufftXtQueryPlan_fn)(cufftHandle a0, void *a1, cufftXtQueryType a2);
+static cufftResult cufftXtQueryPlan_unavailable(cufftHandle a0, void *a1, cufftXtQueryType a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtQueryPlan]);
+}
+static cufftXtQueryPlan_fn cufftXtQueryPlan_choose(void)
+{
+	cufftXtQueryPlan_fn fn = (cufftXtQueryPlan_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtQueryPlan", &cudastub_cufft_functions[F_cufftXtQueryPlan]);
+
+	return fn ? fn : cufftXtQueryPlan_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtQueryPlan[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtQueryPlan = cudastub_cufft_resolve_cufftXtQueryPlan;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtQueryPlan(void);
+void *cudastub_cufft_bind_cufftXtQueryPlan(void)
+{
+	void *fn = (void *)cufftXtQueryPlan_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtQueryPlan, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtQueryPlan, cudastub_cufft_slot_cufftXtQueryPlan, cudastub_cufft_resolve_cufftXtQueryPlan, cudastub_cufft_bind_cufftXtQueryPlan);
+#else
+static cufftResult cufftXtQueryPlan_resolve(cufftHandle a0, void *a1, cufftXtQueryType a2);
+static _Atomic(cufftXtQueryPlan_fn) cufftXtQueryPlan_slot = cufftXtQueryPlan_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtQueryPlan(cufftHandle a0, void *a1, cufftXtQueryType a2)
+{
+	return atomic_load_explicit(&cufftXtQueryPlan_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtQueryPlan_resolve(cufftHandle a0, void *a1, cufftXtQueryType a2)
+{
+	cufftXtQueryPlan_fn fn = cufftXtQueryPlan_choose();
+
+	atomic_store_explicit(&cufftXtQueryPlan_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtSetCallback */
+typedef cufftResult (*cufftXtSetCallback_fn)(cufftHandle a0, void **a1, cufftXtCallbackType a2, void **a3);
+static cufftResult cufftXtSetCallback_unavailable(cufftHandle a0, void **a1, cufftXtCallbackType a2, void **a3)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtSetCallback]);
+}
+static cufftXtSetCallback_fn cufftXtSetCallback_choose(void)
+{
+	cufftXtSetCallback_fn fn = (cufftXtSetCallback_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtSetCallback", &cudastub_cufft_functions[F_cufftXtSetCallback]);
+
+	return fn ? fn : cufftXtSetCallback_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtSetCallback[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtSetCallback = cudastub_cufft_resolve_cufftXtSetCallback;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtSetCallback(void);
+void *cudastub_cufft_bind_cufftXtSetCallback(void)
+{
+	void *fn = (void *)cufftXtSetCallback_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetCallback, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtSetCallback, cudastub_cufft_slot_cufftXtSetCallback, cudastub_cufft_resolve_cufftXtSetCallback, cudastub_cufft_bind_cufftXtSetCallback);
+#else
+static cufftResult cufftXtSetCallback_resolve(cufftHandle a0, void **a1, cufftXtCallbackType a2, void **a3);
+static _Atomic(cufftXtSetCallback_fn) cufftXtSetCallback_slot = cufftXtSetCallback_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtSetCallback(cufftHandle a0, void **a1, cufftXtCallbackType a2, void **a3)
+{
+	return atomic_load_explicit(&cufftXtSetCallback_slot, memory_order_acquire)(a0, a1, a2, a3);
+}
+static cufftResult cufftXtSetCallback_resolve(cufftHandle a0, void **a1, cufftXtCallbackType a2, void **a3)
+{
+	cufftXtSetCallback_fn fn = cufftXtSetCallback_choose();
+
+	atomic_store_explicit(&cufftXtSetCallback_slot, fn, memory_order_release);
+	return fn(a0, a1, a2, a3);
+}
+#endif
+
+/* cufftXtSetCallbackSharedSize */
+typedef cufftResult (*cufftXtSetCallbackSharedSize_fn)(cufftHandle a0, cufftXtCallbackType a1, size_t a2);
+static cufftResult cufftXtSetCallbackSharedSize_unavailable(cufftHandle a0, cufftXtCallbackType a1, size_t a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtSetCallbackSharedSize]);
+}
+static cufftXtSetCallbackSharedSize_fn cufftXtSetCallbackSharedSize_choose(void)
+{
+	cufftXtSetCallbackSharedSize_fn fn = (cufftXtSetCallbackSharedSize_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtSetCallbackSharedSize", &cudastub_cufft_functions[F_cufftXtSetCallbackSharedSize]);
+
+	return fn ? fn : cufftXtSetCallbackSharedSize_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtSetCallbackSharedSize[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtSetCallbackSharedSize = cudastub_cufft_resolve_cufftXtSetCallbackSharedSize;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtSetCallbackSharedSize(void);
+void *cudastub_cufft_bind_cufftXtSetCallbackSharedSize(void)
+{
+	void *fn = (void *)cufftXtSetCallbackSharedSize_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetCallbackSharedSize, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtSetCallbackSharedSize, cudastub_cufft_slot_cufftXtSetCallbackSharedSize, cudastub_cufft_resolve_cufftXtSetCallbackSharedSize, cudastub_cufft_bind_cufftXtSetCallbackSharedSize);
+#else
+static cufftResult cufftXtSetCallbackSharedSize_resolve(cufftHandle a0, cufftXtCallbackType a1, size_t a2);
+static _Atomic(cufftXtSetCallbackSharedSize_fn) cufftXtSetCallbackSharedSize_slot = cufftXtSetCallbackSharedSize_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtSetCallbackSharedSize(cufftHandle a0, cufftXtCallbackType a1, size_t a2)
+{
+	return atomic_load_explicit(&cufftXtSetCallbackSharedSize_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtSetCallbackSharedSize_resolve(cufftHandle a0, cufftXtCallbackType a1, size_t a2)
+{
+	cufftXtSetCallbackSharedSize_fn fn = cufftXtSetCallbackSharedSize_choose();
+
+	atomic_store_explicit(&cufftXtSetCallbackSharedSize_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtSetGPUs */
+typedef cufftResult (*cufftXtSetGPUs_fn)(cufftHandle a0, int a1, int *a2);
+static cufftResult cufftXtSetGPUs_unavailable(cufftHandle a0, int a1, int *a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtSetGPUs]);
+}
+static cufftXtSetGPUs_fn cufftXtSetGPUs_choose(void)
+{
+	cufftXtSetGPUs_fn fn = (cufftXtSetGPUs_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtSetGPUs", &cudastub_cufft_functions[F_cufftXtSetGPUs]);
+
+	return fn ? fn : cufftXtSetGPUs_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtSetGPUs[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtSetGPUs = cudastub_cufft_resolve_cufftXtSetGPUs;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtSetGPUs(void);
+void *cudastub_cufft_bind_cufftXtSetGPUs(void)
+{
+	void *fn = (void *)cufftXtSetGPUs_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetGPUs, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtSetGPUs, cudastub_cufft_slot_cufftXtSetGPUs, cudastub_cufft_resolve_cufftXtSetGPUs, cudastub_cufft_bind_cufftXtSetGPUs);
+#else
+static cufftResult cufftXtSetGPUs_resolve(cufftHandle a0, int a1, int *a2);
+static _Atomic(cufftXtSetGPUs_fn) cufftXtSetGPUs_slot = cufftXtSetGPUs_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtSetGPUs(cufftHandle a0, int a1, int *a2)
+{
+	return atomic_load_explicit(&cufftXtSetGPUs_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtSetGPUs_resolve(cufftHandle a0, int a1, int *a2)
+{
+	cufftXtSetGPUs_fn fn = cufftXtSetGPUs_choose();
+
+	atomic_store_explicit(&cufftXtSetGPUs_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
+}
+#endif
+
+/* cufftXtSetWorkArea */
+typedef cufftResult (*cufftXtSetWorkArea_fn)(cufftHandle a0, void **a1);
+static cufftResult cufftXtSetWorkArea_unavailable(cufftHandle a0, void **a1)
+{
+	(void)a0;
+	(void)a1;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtSetWorkArea]);
+}
+static cufftXtSetWorkArea_fn cufftXtSetWorkArea_choose(void)
+{
+	cufftXtSetWorkArea_fn fn = (cufftXtSetWorkArea_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtSetWorkArea", &cudastub_cufft_functions[F_cufftXtSetWorkArea]);
+
+	return fn ? fn : cufftXtSetWorkArea_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtSetWorkArea[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtSetWorkArea = cudastub_cufft_resolve_cufftXtSetWorkArea;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtSetWorkArea(void);
+void *cudastub_cufft_bind_cufftXtSetWorkArea(void)
+{
+	void *fn = (void *)cufftXtSetWorkArea_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetWorkArea, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtSetWorkArea, cudastub_cufft_slot_cufftXtSetWorkArea, cudastub_cufft_resolve_cufftXtSetWorkArea, cudastub_cufft_bind_cufftXtSetWorkArea);
+#else
+static cufftResult cufftXtSetWorkArea_resolve(cufftHandle a0, void **a1);
+static _Atomic(cufftXtSetWorkArea_fn) cufftXtSetWorkArea_slot = cufftXtSetWorkArea_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtSetWorkArea(cufftHandle a0, void **a1)
+{
+	return atomic_load_explicit(&cufftXtSetWorkArea_slot, memory_order_acquire)(a0, a1);
+}
+static cufftResult cufftXtSetWorkArea_resolve(cufftHandle a0, void **a1)
+{
+	cufftXtSetWorkArea_fn fn = cufftXtSetWorkArea_choose();
+
+	atomic_store_explicit(&cufftXtSetWorkArea_slot, fn, memory_order_release);
+	return fn(a0, a1);
+}
+#endif
+
+/* cufftXtSetWorkAreaPolicy */
+typedef cufftResult (*cufftXtSetWorkAreaPolicy_fn)(cufftHandle a0, cufftXtWorkAreaPolicy a1, size_t *a2);
+static cufftResult cufftXtSetWorkAreaPolicy_unavailable(cufftHandle a0, cufftXtWorkAreaPolicy a1, size_t *a2)
+{
+	(void)a0;
+	(void)a1;
+	(void)a2;
+	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
+						&cudastub_cufft_functions[F_cufftXtSetWorkAreaPolicy]);
+}
+static cufftXtSetWorkAreaPolicy_fn cufftXtSetWorkAreaPolicy_choose(void)
+{
+	cufftXtSetWorkAreaPolicy_fn fn = (cufftXtSetWorkAreaPolicy_fn)cudastub_loader_bind(&cudastub_cufft_library, "cufftXtSetWorkAreaPolicy", &cudastub_cufft_functions[F_cufftXtSetWorkAreaPolicy]);
+
+	return fn ? fn : cufftXtSetWorkAreaPolicy_unavailable;
+}
+#if defined(CUDASTUB_ASM_FORWARDERS)
+extern char cudastub_cufft_resolve_cufftXtSetWorkAreaPolicy[] CUDASTUB_HIDDEN;
+CUDASTUB_HIDDEN _Atomic(void *) cudastub_cufft_slot_cufftXtSetWorkAreaPolicy = cudastub_cufft_resolve_cufftXtSetWorkAreaPolicy;
+CUDASTUB_HIDDEN void *cudastub_cufft_bind_cufftXtSetWorkAreaPolicy(void);
+void *cudastub_cufft_bind_cufftXtSetWorkAreaPolicy(void)
+{
+	void *fn = (void *)cufftXtSetWorkAreaPolicy_choose();
+
+	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetWorkAreaPolicy, fn, memory_order_release);
+	return fn;
+}
+CUDASTUB_FORWARDER(cufftXtSetWorkAreaPolicy, cudastub_cufft_slot_cufftXtSetWorkAreaPolicy, cudastub_cufft_resolve_cufftXtSetWorkAreaPolicy, cudastub_cufft_bind_cufftXtSetWorkAreaPolicy);
+#else
+static cufftResult cufftXtSetWorkAreaPolicy_resolve(cufftHandle a0, cufftXtWorkAreaPolicy a1, size_t *a2);
+static _Atomic(cufftXtSetWorkAreaPolicy_fn) cufftXtSetWorkAreaPolicy_slot = cufftXtSetWorkAreaPolicy_resolve;
+CUDASTUB_EXPORT cufftResult cufftXtSetWorkAreaPolicy(cufftHandle a0, cufftXtWorkAreaPolicy a1, size_t *a2)
+{
+	return atomic_load_explicit(&cufftXtSetWorkAreaPolicy_slot, memory_order_acquire)(a0, a1, a2);
+}
+static cufftResult cufftXtSetWorkAreaPolicy_resolve(cufftHandle a0, cufftXtWorkAreaPolicy a1, size_t *a2)
+{
+	cufftXtSetWorkAreaPolicy_fn fn = cufftXtSetWorkAreaPolicy_choose();
+
+	atomic_store_explicit(&cufftXtSetWorkAreaPolicy_slot, fn, memory_order_release);
+	return fn(a0, a1, a2);
 }
 #endif
 
