@@ -83,6 +83,24 @@ static int exports_stub_marker(void *handle, const struct link_map *map)
 	return 0;
 }
 
+/*
+ * Whether a file the probe says is CUDA have_major may be taken in this
+ * pass. A SONAME that serves several majors (libcurand.so.10: CUDA 11, 12
+ * and 13) is tried when any of them is wanted, and only the probe says
+ * which release the file is: a pass keeping to the process's release
+ * takes no file of another (a later pass may). An override, and a copy
+ * the process already has, are taken for whatever they are, as is any
+ * version of a library with one name for every major (the driver).
+ */
+static int release_wanted(const struct cudastub_search *s, cudastub_source source, int have_major)
+{
+	if (s->pin || source == CUDASTUB_SOURCE_OVERRIDE ||
+	    source == CUDASTUB_SOURCE_ALREADY_LOADED || (s->pass_majors & CUDASTUB_MAJOR_BIT(0)))
+		return 1;
+	return have_major > 0 && have_major < 32 &&
+	       (s->pass_majors & CUDASTUB_MAJOR_BIT(have_major)) != 0;
+}
+
 enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 					 const struct cudastub_self *self, cudastub_source source,
 					 int major, const char *path, int dlopen_flags)
@@ -167,6 +185,13 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	if (s->pin && have_major != s->pin) {
 		snprintf(why, sizeof why, "skipped: version %d.%d, but %s=%d", have_major,
 			 have_minor, lib->env_major, s->pin);
+		cudastub_log_attempt(s, source, major, path, why);
+		cudastub_dlclose(handle);
+		return CUDASTUB_TRY_REJECTED;
+	}
+	if (!release_wanted(s, source, have_major)) {
+		snprintf(why, sizeof why, "skipped: CUDA %d, not searched in this pass",
+			 have_major);
 		cudastub_log_attempt(s, source, major, path, why);
 		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;

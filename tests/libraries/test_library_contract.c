@@ -50,8 +50,14 @@ static int version_child(void)
 #if LC_FORM_PROPERTY
 	int (*query)(int, int *) = (int (*)(int, int *))dlsym(lib, LC_VERSION_FN);
 
-	for (int k = 0; query && k < 3 && rc == 0; k++)
-		rc = query(k, &v[k]);
+	/* every property, even after a failure (without a library each one must
+	 * set its output to 0); rc is the first failure's */
+	for (int k = 0; query && k < 3; k++) {
+		int r = query(k, &v[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
 #else
 	int (*query)(int *, int *) = (int (*)(int *, int *))dlsym(lib, LC_VERSION_FN);
 

@@ -17,8 +17,13 @@ int main(void)
 	int v[3] = {-1, -1, -1}, rc = 0;
 
 #if VP_FORM_PROPERTY
-	for (int k = 0; k < 3 && rc == 0; k++)
-		rc = VP_VERSION_FN(k, &v[k]);
+	/* every property, even after a failure; rc is the first failure's */
+	for (int k = 0; k < 3; k++) {
+		int r = VP_VERSION_FN(k, &v[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
 #else
 	rc = VP_VERSION_FN(&v[0], &v[1]);
 	v[2] = 0;

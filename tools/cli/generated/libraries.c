@@ -4,7 +4,8 @@
 
 /* In cudastub_lib order: name, what it is, override variable, whether the stub
  * keeps to the process's CUDA release (stubs/common/loader_release.c), the
- * stub's file, and the real library's SONAMEs by CUDA major (0: every major) */
+ * stub's file, and the real library's SONAMEs by CUDA major (0: every major).
+ * A number no library has is a hole: all zero, its name NULL. */
 const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 	[CUDASTUB_LIB_CUDART] = {"cudart", "runtime", "CUDASTUB_CUDART_PATH", 1, "libcudart_stub.so",
 		(const struct cli_soname[]){{13, "libcudart.so.13"}, {12, "libcudart.so.12"}, {11, "libcudart.so.11.0"}, {0, NULL}}},
@@ -14,4 +15,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{0, "libcuda.so.1"}, {0, NULL}}},
 	[CUDASTUB_LIB_NVJITLINK] = {"nvjitlink", "nvJitLink", "CUDASTUB_NVJITLINK_PATH", 1, "libnvjitlink_stub.so",
 		(const struct cli_soname[]){{13, "libnvJitLink.so.13"}, {12, "libnvJitLink.so.12"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUFFT] = {"cufft", "cuFFT", "CUDASTUB_CUFFT_PATH", 1, "libcufft_stub.so",
+		(const struct cli_soname[]){{13, "libcufft.so.12"}, {12, "libcufft.so.11"}, {11, "libcufft.so.10"}, {0, NULL}}},
+	[CUDASTUB_LIB_CURAND] = {"curand", "cuRAND", "CUDASTUB_CURAND_PATH", 1, "libcurand_stub.so",
+		(const struct cli_soname[]){{13, "libcurand.so.10"}, {12, "libcurand.so.10"}, {11, "libcurand.so.10"}, {0, NULL}}},
 };
