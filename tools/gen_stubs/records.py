@@ -91,7 +91,10 @@ def param_decl(type_spelling, name):
         return type_spelling.replace("(*)", "(*%s)" % name, 1)
     m = re.search(r"\[", type_spelling)
     if m:
-        return "%s%s %s" % (type_spelling[: m.start()], name, type_spelling[m.start():])
+        # "float *const[]": the name goes after a space, not into "const"
+        head = type_spelling[: m.start()]
+        sep = "" if head.endswith(("*", " ")) else " "
+        return "%s%s%s %s" % (head, sep, name, type_spelling[m.start():])
     sep = "" if type_spelling.endswith("*") else " "
     return "%s%s%s" % (type_spelling, sep, name)
 

@@ -190,12 +190,14 @@ def _key(abi, canonical):
 
 def _reached(abi, canonical):
     """The layouts of every struct a parameter's type reaches by pointer or
-    value: what must also agree for it to pass as it is."""
+    value: what must also agree for it to pass as it is. A struct is named
+    "struct TAG" (or "union TAG"), or, when it has no tag, by its typedef
+    (cublasLtMatmulAlgo_t), as the records name it."""
     out, todo = {}, [canonical]
     while todo:
         typ = todo.pop()
-        for m in re.finditer(r"\b(struct|union)\s+([\w:]+(?:\s*\([^)]*\))?)", typ):
-            key = "%s %s" % (m.group(1), m.group(2))
+        for m in re.finditer(r"\b(struct|union)\s+([\w:]+(?:\s*\([^)]*\))?)|\b([A-Za-z_]\w*)", typ):
+            key = m.group(3) or "%s %s" % (m.group(1), m.group(2))
             if key in out or key not in abi.structs:
                 continue
             out[key] = abi.layout(key)
