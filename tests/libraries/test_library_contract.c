@@ -50,8 +50,14 @@ static int version_child(void)
 #if LC_FORM_PROPERTY
 	int (*query)(int, int *) = (int (*)(int, int *))dlsym(lib, LC_VERSION_FN);
 
-	for (int k = 0; query && k < 3 && rc == 0; k++)
-		rc = query(k, &v[k]);
+	/* every property, each answer its own (without a library each says
+	 * 0): the first failure is rc */
+	for (int k = 0; query && k < 3; k++) {
+		int one = query(k, &v[k]);
+
+		if (rc == 0)
+			rc = one;
+	}
 #else
 	int (*query)(int *, int *) = (int (*)(int *, int *))dlsym(lib, LC_VERSION_FN);
 

@@ -17,8 +17,13 @@ int main(void)
 	int v[3] = {-1, -1, -1}, rc = 0;
 
 #if VP_FORM_PROPERTY
-	for (int k = 0; k < 3 && rc == 0; k++)
-		rc = VP_VERSION_FN(k, &v[k]);
+	/* every property, each answer its own: the first failure is rc */
+	for (int k = 0; k < 3; k++) {
+		int one = VP_VERSION_FN(k, &v[k]);
+
+		if (rc == 0)
+			rc = one;
+	}
 #else
 	rc = VP_VERSION_FN(&v[0], &v[1]);
 	v[2] = 0;
