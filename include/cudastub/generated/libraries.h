@@ -8,7 +8,8 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_NVRTC = 1, /* libnvrtc */
 	CUDASTUB_LIB_CUDA = 2, /* libcuda */
 	CUDASTUB_LIB_NVJITLINK = 3, /* libnvJitLink */
-	CUDASTUB_LIB_COUNT = 4
+	CUDASTUB_LIB_CUBLAS = 4, /* libcublas */
+	CUDASTUB_LIB_COUNT = 5
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -16,6 +17,7 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cudart)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvrtc)
 CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvjitlink)
+CUDASTUB_DECLARE_ENTRY_POINTS(cublas)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -41,6 +43,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(nvjitlink)
 #pragma weak cudastub_cuda_load
 #pragma weak cudastub_nvjitlink_info
 #pragma weak cudastub_nvjitlink_load
+#pragma weak cudastub_cublas_info
+#pragma weak cudastub_cublas_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -52,6 +56,7 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_NVRTC: info = cudastub_nvrtc_info; break;
 	case CUDASTUB_LIB_CUDA: info = cudastub_cuda_info; break;
 	case CUDASTUB_LIB_NVJITLINK: info = cudastub_nvjitlink_info; break;
+	case CUDASTUB_LIB_CUBLAS: info = cudastub_cublas_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -67,6 +72,7 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_NVRTC: load = cudastub_nvrtc_load; break;
 	case CUDASTUB_LIB_CUDA: load = cudastub_cuda_load; break;
 	case CUDASTUB_LIB_NVJITLINK: load = cudastub_nvjitlink_load; break;
+	case CUDASTUB_LIB_CUBLAS: load = cudastub_cublas_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;
