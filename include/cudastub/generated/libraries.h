@@ -9,7 +9,8 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CUDA = 2, /* libcuda */
 	CUDASTUB_LIB_NVJITLINK = 3, /* libnvJitLink */
 	CUDASTUB_LIB_CUBLAS = 4, /* libcublas */
-	CUDASTUB_LIB_COUNT = 5
+	CUDASTUB_LIB_CUBLASLT = 5, /* libcublasLt */
+	CUDASTUB_LIB_COUNT = 6
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -18,6 +19,7 @@ CUDASTUB_DECLARE_ENTRY_POINTS(nvrtc)
 CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvjitlink)
 CUDASTUB_DECLARE_ENTRY_POINTS(cublas)
+CUDASTUB_DECLARE_ENTRY_POINTS(cublaslt)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -45,6 +47,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cublas)
 #pragma weak cudastub_nvjitlink_load
 #pragma weak cudastub_cublas_info
 #pragma weak cudastub_cublas_load
+#pragma weak cudastub_cublaslt_info
+#pragma weak cudastub_cublaslt_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -57,6 +61,7 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CUDA: info = cudastub_cuda_info; break;
 	case CUDASTUB_LIB_NVJITLINK: info = cudastub_nvjitlink_info; break;
 	case CUDASTUB_LIB_CUBLAS: info = cudastub_cublas_info; break;
+	case CUDASTUB_LIB_CUBLASLT: info = cudastub_cublaslt_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -73,6 +78,7 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CUDA: load = cudastub_cuda_load; break;
 	case CUDASTUB_LIB_NVJITLINK: load = cudastub_nvjitlink_load; break;
 	case CUDASTUB_LIB_CUBLAS: load = cudastub_cublas_load; break;
+	case CUDASTUB_LIB_CUBLASLT: load = cudastub_cublaslt_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

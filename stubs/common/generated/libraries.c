@@ -5,14 +5,17 @@
 /* SONAMEs that belong to one CUDA major, newest first */
 const struct cudastub_soname cudastub_release_sonames[] = {
 	{13, "libcublas.so.13"},
+	{13, "libcublasLt.so.13"},
 	{13, "libcudart.so.13"},
 	{13, "libnvJitLink.so.13"},
 	{13, "libnvrtc.so.13"},
 	{12, "libcublas.so.12"},
+	{12, "libcublasLt.so.12"},
 	{12, "libcudart.so.12"},
 	{12, "libnvJitLink.so.12"},
 	{12, "libnvrtc.so.12"},
 	{11, "libcublas.so.11"},
+	{11, "libcublasLt.so.11"},
 	{11, "libcudart.so.11.0"},
 	{11, "libnvrtc.so.11.2"},
 	{0, NULL},
@@ -25,5 +28,6 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_cuda_info",
 	"cudastub_nvjitlink_info",
 	"cudastub_cublas_info",
+	"cudastub_cublaslt_info",
 	NULL,
 };

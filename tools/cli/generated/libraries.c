@@ -16,4 +16,6 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libnvJitLink.so.13"}, {12, "libnvJitLink.so.12"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUBLAS] = {"cublas", "cuBLAS", "CUDASTUB_CUBLAS_PATH", 1, "libcublas_stub.so",
 		(const struct cli_soname[]){{13, "libcublas.so.13"}, {12, "libcublas.so.12"}, {11, "libcublas.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUBLASLT] = {"cublaslt", "cuBLASLt", "CUDASTUB_CUBLASLT_PATH", 1, "libcublaslt_stub.so",
+		(const struct cli_soname[]){{13, "libcublasLt.so.13"}, {12, "libcublasLt.so.12"}, {11, "libcublasLt.so.11"}, {0, NULL}}},
 };
