@@ -275,10 +275,16 @@ struct release {
 	const char *name;    /* "12.4": its ABI records are named so */
 	int major;	     /* its libraries' SONAME suffix */
 	const char *fixture; /* the fixture holding its libraries; NULL: the toolkit's */
+	/* Its cuBLASLt's constructor dlopens the unversioned libnvrtc.so (here
+	 * the toolkit's 13.0, through ld.so.cache) and closes it again: that
+	 * NVRTC's 72 KiB exception pool is left behind, in a module LeakSanitizer
+	 * can no longer name, so no suppression reaches it. Its children run
+	 * without leak checking; the same stub code runs checked on the others. */
+	int leaks_unloaded_nvrtc;
 };
 
 static const struct release releases[] = {
-	{"13.0", 13, NULL}, {"12.4", 12, "mathlibs-12.4"}, {"11.8", 11, "mathlibs-11.8"}};
+	{"13.0", 13, NULL, 0}, {"12.4", 12, "mathlibs-12.4", 0}, {"11.8", 11, "mathlibs-11.8", 1}};
 
 struct api {
 	const char *prefix; /* "cublas", "cublasLt": its functions' */
@@ -339,13 +345,23 @@ static int status_codes(const struct release *r, char *buf, size_t size)
 	return n;
 }
 
-/* Runs scenario on path, with the override set for the stub. */
-static int run_on(const char *scenario, const struct api *a, const char *open, const char *real,
-		  const char *extra, struct ts_child *out)
+/* Runs scenario on open (a stub or r's real library: NULL, none), with
+ * the stub's override set to real and extra ("NAME=value", or NULL). */
+static int run_on(const char *scenario, const struct release *r, const struct api *a,
+		  const char *open, const char *real, const char *extra, struct ts_child *out)
 {
-	char open_var[PATH_MAX + 16], api_var[64], override[PATH_MAX + 64];
-	const char *env[] = {open_var, api_var, override, extra, NULL};
+	char open_var[PATH_MAX + 16], api_var[64], override[PATH_MAX + 64], asan[1024];
+	const char *env[6] = {open_var, api_var, override}, *options = getenv("ASAN_OPTIONS");
+	int n = 3;
 
+	if (extra)
+		env[n++] = extra;
+	if (r && r->leaks_unloaded_nvrtc) {
+		snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sdetect_leaks=0",
+			 options ? options : "", options && *options ? ":" : "");
+		env[n++] = asan;
+	}
+	env[n] = NULL;
 	snprintf(open_var, sizeof open_var, "CB_OPEN=%s", open);
 	snprintf(api_var, sizeof api_var, "CB_API=%s", a->prefix);
 	snprintf(override, sizeof override, "%s=%s", a->env, real);
@@ -413,8 +429,8 @@ static void test_statuses_and_handles(void)
 			char path[PATH_MAX], label[64];
 			const char *real = real_library(r, a, path, sizeof path);
 
-			if (!real || run_on("calls", a, real, "", codes_var, &direct) ||
-			    run_on("calls", a, a->stub, real, codes_var, &through))
+			if (!real || run_on("calls", r, a, real, "", codes_var, &direct) ||
+			    run_on("calls", r, a, a->stub, real, codes_var, &through))
 				continue;
 			snprintf(label, sizeof label, "%s %s", r->name, a->prefix);
 			expect_same_lines(label);
@@ -440,8 +456,8 @@ static void test_gating(void)
 		char path[PATH_MAX];
 		const char *real = real_library(&releases[i], a, path, sizeof path);
 
-		if (!real || run_on("gating", a, real, "", NULL, &direct) ||
-		    run_on("gating", a, a->stub, real, NULL, &through))
+		if (!real || run_on("gating", &releases[i], a, real, "", NULL, &direct) ||
+		    run_on("gating", &releases[i], a, a->stub, real, NULL, &through))
 			continue;
 		printf("  %s:", releases[i].name);
 		for (size_t f = 0; f < sizeof functions / sizeof *functions; f++) {
@@ -502,8 +518,8 @@ static void test_library_sized(void)
 		const char *real = real_library(&releases[i], a, path, sizeof path);
 		int refused = 0, lines;
 
-		if (!real || run_on("sized", a, real, "", sizes, &direct) ||
-		    run_on("sized", a, a->stub, real, sizes, &through))
+		if (!real || run_on("sized", &releases[i], a, real, "", sizes, &direct) ||
+		    run_on("sized", &releases[i], a, a->stub, real, sizes, &through))
 			continue;
 		snprintf(label, sizeof label, "%s cuBLASLt descriptors", releases[i].name);
 		lines = expect_same_lines(label);
@@ -532,7 +548,7 @@ static void test_no_library(void)
 		const char *codes = "CB_CODES=0,1,15,99";
 		char expected[128];
 
-		if (run_on("missing", a, a->stub, none, codes, &through))
+		if (run_on("missing", NULL, a, a->stub, none, codes, &through))
 			continue;
 		CU_ASSERT_STRING_EQUAL(value(&through, "create"), "1");
 		CU_ASSERT_STRING_EQUAL(value(&through, "handle_written"), "0");
