@@ -325,11 +325,14 @@ static void record_path(const char *lib, const char *version, char *buf, size_t 
 		 version);
 }
 
-/* "v1,v2,...": the values of the release's cublasStatus_t and the foreign
- * ones; 0 when the record cannot be read. */
+/* The release's cublasStatus_t, from its ABI record (status_codes). */
+static struct ts_abi_code codes[64];
+
+/* "v1,v2,...": the values of the release's cublasStatus_t (in codes) and
+ * the foreign ones; how many are the release's, 0 when its record cannot
+ * be read. */
 static int status_codes(const struct release *r, char *buf, size_t size)
 {
-	static struct ts_abi_code codes[64];
 	char record[PATH_MAX];
 	size_t used = 0;
 	int n;
@@ -345,8 +348,9 @@ static int status_codes(const struct release *r, char *buf, size_t size)
 	return n;
 }
 
-/* Runs scenario on open (a stub or r's real library: NULL, none), with
- * the stub's override set to real and extra ("NAME=value", or NULL). */
+/* Runs scenario on open (a stub, or NVIDIA's library) for release r's
+ * library (NULL: none), the stub's override set to real, and extra
+ * ("NAME=value", or NULL). */
 static int run_on(const char *scenario, const struct release *r, const struct api *a,
 		  const char *open, const char *real, const char *extra, struct ts_child *out)
 {
@@ -420,10 +424,10 @@ static void test_statuses_and_handles(void)
 {
 	for (size_t i = 0; i < sizeof releases / sizeof *releases; i++) {
 		const struct release *r = &releases[i];
-		char codes[1024], codes_var[1100];
-		int n = status_codes(r, codes, sizeof codes);
+		char list[1024], codes_var[1100];
+		int n = status_codes(r, list, sizeof list);
 
-		snprintf(codes_var, sizeof codes_var, "CB_CODES=%s", codes);
+		snprintf(codes_var, sizeof codes_var, "CB_CODES=%s", list);
 		for (size_t k = 0; n && k < sizeof apis / sizeof *apis; k++) {
 			const struct api *a = &apis[k];
 			char path[PATH_MAX], label[64];
@@ -434,8 +438,14 @@ static void test_statuses_and_handles(void)
 				continue;
 			snprintf(label, sizeof label, "%s %s", r->name, a->prefix);
 			expect_same_lines(label);
-			/* the library answered, and with no device refused a handle */
-			CU_ASSERT_STRING_EQUAL(value(&direct, "name.0"), "CUBLAS_STATUS_SUCCESS");
+			/* the library names each status as its headers do, and with
+			 * no device refused a handle */
+			for (int c = 0; c < n; c++) {
+				char key[32];
+
+				snprintf(key, sizeof key, "name.%d", codes[c].value);
+				CU_ASSERT_STRING_EQUAL(value(&direct, key), codes[c].name);
+			}
 			CU_ASSERT_STRING_NOT_EQUAL(value(&direct, "create"), "0");
 			printf("  %s: %d statuses, and create %s (\"%s\"), the same through the "
 			       "stub\n",
