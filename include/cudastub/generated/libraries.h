@@ -8,6 +8,8 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_NVRTC = 1, /* libnvrtc */
 	CUDASTUB_LIB_CUDA = 2, /* libcuda */
 	CUDASTUB_LIB_NVJITLINK = 3, /* libnvJitLink */
+	CUDASTUB_LIB_CUBLAS = 4, /* libcublas */
+	CUDASTUB_LIB_CUBLASLT = 5, /* libcublasLt */
 	CUDASTUB_LIB_CUFFT = 6, /* libcufft */
 	CUDASTUB_LIB_CURAND = 7, /* libcurand */
 	/* one past the largest: a number below it that no library has (one
@@ -20,6 +22,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cudart)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvrtc)
 CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvjitlink)
+CUDASTUB_DECLARE_ENTRY_POINTS(cublas)
+CUDASTUB_DECLARE_ENTRY_POINTS(cublaslt)
 CUDASTUB_DECLARE_ENTRY_POINTS(cufft)
 CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 
@@ -47,6 +51,10 @@ CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 #pragma weak cudastub_cuda_load
 #pragma weak cudastub_nvjitlink_info
 #pragma weak cudastub_nvjitlink_load
+#pragma weak cudastub_cublas_info
+#pragma weak cudastub_cublas_load
+#pragma weak cudastub_cublaslt_info
+#pragma weak cudastub_cublaslt_load
 #pragma weak cudastub_cufft_info
 #pragma weak cudastub_cufft_load
 #pragma weak cudastub_curand_info
@@ -62,6 +70,8 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_NVRTC: info = cudastub_nvrtc_info; break;
 	case CUDASTUB_LIB_CUDA: info = cudastub_cuda_info; break;
 	case CUDASTUB_LIB_NVJITLINK: info = cudastub_nvjitlink_info; break;
+	case CUDASTUB_LIB_CUBLAS: info = cudastub_cublas_info; break;
+	case CUDASTUB_LIB_CUBLASLT: info = cudastub_cublaslt_info; break;
 	case CUDASTUB_LIB_CUFFT: info = cudastub_cufft_info; break;
 	case CUDASTUB_LIB_CURAND: info = cudastub_curand_info; break;
 	case CUDASTUB_LIB_COUNT: break;
@@ -79,6 +89,8 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_NVRTC: load = cudastub_nvrtc_load; break;
 	case CUDASTUB_LIB_CUDA: load = cudastub_cuda_load; break;
 	case CUDASTUB_LIB_NVJITLINK: load = cudastub_nvjitlink_load; break;
+	case CUDASTUB_LIB_CUBLAS: load = cudastub_cublas_load; break;
+	case CUDASTUB_LIB_CUBLASLT: load = cudastub_cublaslt_load; break;
 	case CUDASTUB_LIB_CUFFT: load = cudastub_cufft_load; break;
 	case CUDASTUB_LIB_CURAND: load = cudastub_curand_load; break;
 	case CUDASTUB_LIB_COUNT: break;
