@@ -25,7 +25,8 @@ static int is_state_name(const char *s)
 }
 
 /* Every entry has every key, with the right type; one entry a library,
- * in cudastub_lib order (cudart, nvrtc, cuda, then the others). */
+ * in cudastub_lib order (cudart, nvrtc, cuda, then the others), and none
+ * for a number no library has. */
 static void check_shape(const struct jv *doc)
 {
 	static const char *const names[] = {"cudart", "nvrtc", "cuda"};
@@ -34,7 +35,7 @@ static void check_shape(const struct jv *doc)
 	const struct jv *libs = jv_get(doc, "libraries");
 
 	CU_ASSERT_STRING_EQUAL(jv_str(doc, "cudastub_version"), E2E_PROJECT_VERSION);
-	CU_ASSERT_FATAL(libs && libs->type == JV_ARRAY && libs->count == CUDASTUB_LIB_COUNT);
+	CU_ASSERT_FATAL(libs && libs->type == JV_ARRAY && libs->count == E2E_LIBRARY_COUNT);
 	for (size_t i = 0; i < libs->count; i++) {
 		const struct jv *l = libs->items[i];
 

@@ -28,7 +28,8 @@ struct cli_soname {
 };
 
 /* Every library a stub stands in for, in cudastub_lib order (generated
- * from the specs: generated/libraries.c). */
+ * from the specs: generated/libraries.c); a number no library has is an
+ * empty entry, its name NULL. */
 struct cli_known_library {
 	const char *name;		  /* "cudart" */
 	const char *what;		  /* "runtime", for messages */
@@ -51,9 +52,10 @@ struct cli_library {
 	cudastub_library_info info;
 };
 
-/* Fills libs[CUDASTUB_LIB_COUNT]. With load set, runs each linked stub's
+/* Fills libs[CUDASTUB_LIB_COUNT] with every library, in cudastub_lib
+ * order, and returns how many. With load set, runs each linked stub's
  * search first; without, reports only what needs no loading. */
-void cli_collect(struct cli_library *libs, int load);
+int cli_collect(struct cli_library *libs, int load);
 
 void cli_info_text(FILE *out, const struct cli_library *libs, int count);
 void cli_info_json(FILE *out, const struct cli_library *libs, int count);

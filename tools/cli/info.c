@@ -7,12 +7,17 @@
 
 #include <string.h>
 
-void cli_collect(struct cli_library *libs, int load)
+int cli_collect(struct cli_library *libs, int load)
 {
+	int n = 0;
+
 	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++) {
 		const cudastub_library_info *info;
-		struct cli_library *l = &libs[i];
+		struct cli_library *l = &libs[n];
 
+		if (!cli_known_libraries[i].name)
+			continue; /* a number no library has */
+		n++;
 		memset(l, 0, sizeof *l);
 		l->name = cli_known_libraries[i].name;
 		l->env_path = cli_known_libraries[i].env_path;
@@ -30,6 +35,7 @@ void cli_collect(struct cli_library *libs, int load)
 		if (!l->info.name)
 			l->info.name = l->name;
 	}
+	return n;
 }
 
 static void info_usage(FILE *out)
@@ -49,7 +55,7 @@ static void info_usage(FILE *out)
 int cli_info(int argc, char **argv)
 {
 	struct cli_library libs[CUDASTUB_LIB_COUNT];
-	int json = 0;
+	int json = 0, n;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
@@ -63,10 +69,10 @@ int cli_info(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	cli_collect(libs, 1);
+	n = cli_collect(libs, 1);
 	if (json)
-		cli_info_json(stdout, libs, CUDASTUB_LIB_COUNT);
+		cli_info_json(stdout, libs, n);
 	else
-		cli_info_text(stdout, libs, CUDASTUB_LIB_COUNT);
+		cli_info_text(stdout, libs, n);
 	return 0;
 }

@@ -216,6 +216,8 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			const struct cli_known_library *kind = &kinds[k];
 			unsigned long serves;
 
+			if (!kind->name)
+				continue; /* a number no library has */
 			if (!strcmp(line, kind->stub)) {
 				p->uses[k] = any = 1;
 				continue;

@@ -30,7 +30,9 @@ def public_h(specs, header):
            "/* Every library a stub stands in for; a number is never reused. */",
            "typedef enum cudastub_lib {"]
     out += ["\tCUDASTUB_LIB_%s = %d, /* %s */" % (s.library.upper(), s.id, s.family) for s in specs]
-    out += ["\tCUDASTUB_LIB_COUNT = %d" % len(specs), "} cudastub_lib;", "",
+    out += ["\t/* one more than the highest; a number below it that no library has is",
+            "\t * a gap (cudastub_info() answers NULL for it) */",
+            "\tCUDASTUB_LIB_COUNT = %d" % (specs[-1].id + 1), "} cudastub_lib;", "",
             "/* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */"]
     out += ["CUDASTUB_DECLARE_ENTRY_POINTS(%s)" % s.library for s in specs]
     own = [(s, c) for s in specs for c in s.own_codes]
@@ -64,7 +66,8 @@ def cli_c(specs, header):
     out = [header, "", '#include "cli.h"', "",
            "/* In cudastub_lib order: name, what it is, override variable, whether the stub",
            " * keeps to the process's CUDA release (stubs/common/loader_release.c), the",
-           " * stub's file, and the real library's SONAMEs by CUDA major (0: every major) */",
+           " * stub's file, and the real library's SONAMEs by CUDA major (0: every major);",
+           " * a number no library has is left empty (name NULL) */",
            "const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {"]
     for s in specs:
         sonames = ", ".join('{%d, "%s"}' % mn for mn in s.sonames)

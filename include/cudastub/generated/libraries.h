@@ -8,6 +8,8 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_NVRTC = 1, /* libnvrtc */
 	CUDASTUB_LIB_CUDA = 2, /* libcuda */
 	CUDASTUB_LIB_NVJITLINK = 3, /* libnvJitLink */
+	/* one more than the highest; a number below it that no library has is
+	 * a gap (cudastub_info() answers NULL for it) */
 	CUDASTUB_LIB_COUNT = 4
 } cudastub_lib;
 

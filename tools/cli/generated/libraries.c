@@ -4,7 +4,8 @@
 
 /* In cudastub_lib order: name, what it is, override variable, whether the stub
  * keeps to the process's CUDA release (stubs/common/loader_release.c), the
- * stub's file, and the real library's SONAMEs by CUDA major (0: every major) */
+ * stub's file, and the real library's SONAMEs by CUDA major (0: every major);
+ * a number no library has is left empty (name NULL) */
 const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 	[CUDASTUB_LIB_CUDART] = {"cudart", "runtime", "CUDASTUB_CUDART_PATH", 1, "libcudart_stub.so",
 		(const struct cli_soname[]){{13, "libcudart.so.13"}, {12, "libcudart.so.12"}, {11, "libcudart.so.11.0"}, {0, NULL}}},
