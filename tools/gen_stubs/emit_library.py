@@ -24,6 +24,7 @@ PROPERTIES = (0, 1, 2)
 def emit_stub_header(spec, header_note):
     guard = "CUDASTUB_%s_STUB_H" % spec.library.upper()
     out = [header_note, "#ifndef %s" % guard, "#define %s" % guard, ""]
+    out += ["#define %s" % d for d in spec.defines] + ([""] if spec.defines else [])
     out += ["#include <%s>" % h for h in spec.context + spec.headers]
     out += ["", '#include "loader.h"', '#include "%s_generated.h"' % spec.library, "",
             "extern struct cudastub_library cudastub_%s_library;" % spec.library, "", "#endif", ""]

@@ -134,8 +134,15 @@ class Spec:
       header FILE...          the headers to parse (may repeat); the first
                               is the library's own
       include DIR...          repository folders to parse with (shims)
+      include_after DIR...    repository folders searched last, after the
+                              CUDA and system headers: stand-ins for a header
+                              that some release's packaging leaves out
       ptds yes|no             also declare the per-thread-stream variants
       variant DEFINE...       parse again with -DDEFINE, adding new names
+      define NAME...          macros a stub its spec describes alone is
+                              compiled with, before its headers (the
+                              library's switch for its deprecation warnings:
+                              a stub forwards deprecated functions too)
       context HEADER...       include these first, recording nothing of them
       adapter NAME...         a hand-written adapter may stand in when the
                               loaded major's ABI differs (see emit_c.py)
@@ -246,7 +253,7 @@ class Spec:
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
                        "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
-                       "error_string": [], "underscore_exports": []}
+                       "error_string": [], "underscore_exports": [], "define": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -264,7 +271,7 @@ class Spec:
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
-                                 "underscore_exports"):
+                                 "underscore_exports", "define"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -273,6 +280,7 @@ class Spec:
         self.header = self.headers[0]
         # folders of the repository to parse with, before the CUDA headers
         self.includes = self.values.get("include", [])
+        self.includes_after = self.values.get("include_after", [])
         self.variants = self.values.get("variant", [])
         if self.values.get("ptds", ["no"])[0] == "yes":
             self.variants = ["CUDA_API_PER_THREAD_DEFAULT_STREAM=1"] + self.variants
@@ -318,6 +326,7 @@ class Spec:
             raise SystemExit("%s: %s: a generated fallback and a hand-written one"
                              % (path, ", ".join(sorted(overlap))))
         self.underscore_exports = self.values["underscore_exports"]
+        self.defines = self.values["define"]
         self.what = " ".join(self.values.get("what", [self.family]))
         self.own_codes = [(r[0], int(r[1]), " ".join(r[2:])) for r in self.values.get("own_code", [])]
         self.same_function = self.values.get("same_function", [])
