@@ -4,6 +4,8 @@ import os
 import re
 
 ABI_NAME = re.compile(r"^(?P<lib>[a-z_]+)-(?P<major>\d+)\.(?P<minor>\d+)\.abi$")
+# a const qualifier in a prototype (Abi.identity)
+_CONST = re.compile(r"\bconst\s+")
 
 
 class Param:
@@ -69,9 +71,13 @@ class Abi:
         """What must be equal for two versions to share name's ABI: the
         canonical prototype, and the size, offsets and field types of every
         struct it reaches. Field names are left out: a renamed field (a
-        reserved one given a use) moves no byte."""
+        reserved one given a use) moves no byte. So are const qualifiers: a
+        pointer to const is passed as the same bytes, in the same register
+        (cuSPARSE 12.0 made its descriptors' handles pointers to const:
+        cusparseConstSpMatDescr_t, taken by cusparseSpMV, is 11.x's
+        cusparseSpMatDescr_t to the caller and to the library)."""
         fn = self.functions[name]
-        return (fn.abi, tuple((u, self.layout(u)) for u in fn.uses))
+        return (_CONST.sub("", fn.abi), tuple((u, self.layout(u)) for u in fn.uses))
 
     def layout(self, struct):
         rec = self.structs.get(struct, ())
