@@ -17,8 +17,13 @@ int main(void)
 	int v[3] = {-1, -1, -1}, rc = 0;
 
 #if VP_FORM_PROPERTY
-	for (int k = 0; k < 3 && rc == 0; k++)
-		rc = VP_VERSION_FN(k, &v[k]);
+	/* each property asked, the first failure kept: all three are outputs */
+	for (int k = 0; k < 3; k++) {
+		int r = VP_VERSION_FN(k, &v[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
 #else
 	rc = VP_VERSION_FN(&v[0], &v[1]);
 	v[2] = 0;
