@@ -5,12 +5,14 @@
 /* SONAMEs that belong to one CUDA major, newest first */
 const struct cudastub_soname cudastub_release_sonames[] = {
 	{13, "libcudart.so.13"},
+	{13, "libcusolver.so.12"},
 	{13, "libnvJitLink.so.13"},
 	{13, "libnvrtc.so.13"},
 	{12, "libcudart.so.12"},
 	{12, "libnvJitLink.so.12"},
 	{12, "libnvrtc.so.12"},
 	{11, "libcudart.so.11.0"},
+	{11, "libcusparse.so.11"},
 	{11, "libnvrtc.so.11.2"},
 	{0, NULL},
 };
@@ -21,5 +23,7 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_nvrtc_info",
 	"cudastub_cuda_info",
 	"cudastub_nvjitlink_info",
+	"cudastub_cusparse_info",
+	"cudastub_cusolver_info",
 	NULL,
 };

@@ -15,4 +15,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{0, "libcuda.so.1"}, {0, NULL}}},
 	[CUDASTUB_LIB_NVJITLINK] = {"nvjitlink", "nvJitLink", "CUDASTUB_NVJITLINK_PATH", 1, "libnvjitlink_stub.so",
 		(const struct cli_soname[]){{13, "libnvJitLink.so.13"}, {12, "libnvJitLink.so.12"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUSPARSE] = {"cusparse", "cuSPARSE", "CUDASTUB_CUSPARSE_PATH", 1, "libcusparse_stub.so",
+		(const struct cli_soname[]){{13, "libcusparse.so.12"}, {12, "libcusparse.so.12"}, {11, "libcusparse.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUSOLVER] = {"cusolver", "cuSOLVER", "CUDASTUB_CUSOLVER_PATH", 1, "libcusolver_stub.so",
+		(const struct cli_soname[]){{13, "libcusolver.so.12"}, {12, "libcusolver.so.11"}, {11, "libcusolver.so.11"}, {0, NULL}}},
 };
