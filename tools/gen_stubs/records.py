@@ -4,6 +4,7 @@ import os
 import re
 
 ABI_NAME = re.compile(r"^(?P<lib>[a-z_]+)-(?P<major>\d+)\.(?P<minor>\d+)\.abi$")
+_CONST = re.compile(r"\bconst\s+")
 
 
 class Param:
@@ -70,9 +71,14 @@ class Abi:
         canonical prototype, and the size, offsets and field types of every
         struct it reaches but those in unsized (Spec.library_sized). Field
         names are left out: a renamed field (a reserved one given a use)
-        moves no byte."""
+        moves no byte. So are const qualifiers: a pointer to const is
+        passed as the same bytes, in the same register (cuSPARSE 12.0 made
+        its descriptors' handles pointers to const: cusparseConstSpMatDescr_t,
+        taken by cusparseSpMV, is 11.x's cusparseSpMatDescr_t to the caller
+        and to the library)."""
         fn = self.functions[name]
-        return (fn.abi, tuple((u, self.layout(u)) for u in fn.uses if u not in unsized))
+        return (_CONST.sub("", fn.abi),
+                tuple((u, self.layout(u)) for u in fn.uses if u not in unsized))
 
     def layout(self, struct):
         rec = self.structs.get(struct, ())
@@ -138,6 +144,9 @@ class Spec:
       header FILE...          the headers to parse (may repeat); the first
                               is the library's own
       include DIR...          repository folders to parse with (shims)
+      include_after DIR...    repository folders searched last, after the
+                              CUDA and system headers: stand-ins for a header
+                              that some release's packaging leaves out
       ptds yes|no             also declare the per-thread-stream variants
       variant DEFINE...       parse again with -DDEFINE, adding new names
       context HEADER...       include these first, recording nothing of them
@@ -290,6 +299,7 @@ class Spec:
         self.header = self.headers[0]
         # folders of the repository to parse with, before the CUDA headers
         self.includes = self.values.get("include", [])
+        self.includes_after = self.values.get("include_after", [])
         self.variants = self.values.get("variant", [])
         if self.values.get("ptds", ["no"])[0] == "yes":
             self.variants = ["CUDA_API_PER_THREAD_DEFAULT_STREAM=1"] + self.variants

@@ -12,9 +12,11 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CUBLASLT = 5, /* libcublasLt */
 	CUDASTUB_LIB_CUFFT = 6, /* libcufft */
 	CUDASTUB_LIB_CURAND = 7, /* libcurand */
+	CUDASTUB_LIB_CUSPARSE = 8, /* libcusparse */
+	CUDASTUB_LIB_CUSOLVER = 9, /* libcusolver */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 8
+	CUDASTUB_LIB_COUNT = 10
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -26,6 +28,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cublas)
 CUDASTUB_DECLARE_ENTRY_POINTS(cublaslt)
 CUDASTUB_DECLARE_ENTRY_POINTS(cufft)
 CUDASTUB_DECLARE_ENTRY_POINTS(curand)
+CUDASTUB_DECLARE_ENTRY_POINTS(cusparse)
+CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -59,6 +63,10 @@ CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 #pragma weak cudastub_cufft_load
 #pragma weak cudastub_curand_info
 #pragma weak cudastub_curand_load
+#pragma weak cudastub_cusparse_info
+#pragma weak cudastub_cusparse_load
+#pragma weak cudastub_cusolver_info
+#pragma weak cudastub_cusolver_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -74,6 +82,8 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CUBLASLT: info = cudastub_cublaslt_info; break;
 	case CUDASTUB_LIB_CUFFT: info = cudastub_cufft_info; break;
 	case CUDASTUB_LIB_CURAND: info = cudastub_curand_info; break;
+	case CUDASTUB_LIB_CUSPARSE: info = cudastub_cusparse_info; break;
+	case CUDASTUB_LIB_CUSOLVER: info = cudastub_cusolver_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -93,6 +103,8 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CUBLASLT: load = cudastub_cublaslt_load; break;
 	case CUDASTUB_LIB_CUFFT: load = cudastub_cufft_load; break;
 	case CUDASTUB_LIB_CURAND: load = cudastub_curand_load; break;
+	case CUDASTUB_LIB_CUSPARSE: load = cudastub_cusparse_load; break;
+	case CUDASTUB_LIB_CUSOLVER: load = cudastub_cusolver_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

@@ -8,6 +8,7 @@ const struct cudastub_soname cudastub_release_sonames[] = {
 	{13, "libcublasLt.so.13"},
 	{13, "libcudart.so.13"},
 	{13, "libcufft.so.12"},
+	{13, "libcusolver.so.12"},
 	{13, "libnvJitLink.so.13"},
 	{13, "libnvrtc.so.13"},
 	{12, "libcublas.so.12"},
@@ -20,6 +21,7 @@ const struct cudastub_soname cudastub_release_sonames[] = {
 	{11, "libcublasLt.so.11"},
 	{11, "libcudart.so.11.0"},
 	{11, "libcufft.so.10"},
+	{11, "libcusparse.so.11"},
 	{11, "libnvrtc.so.11.2"},
 	{0, NULL},
 };
@@ -34,5 +36,7 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_cublaslt_info",
 	"cudastub_cufft_info",
 	"cudastub_curand_info",
+	"cudastub_cusparse_info",
+	"cudastub_cusolver_info",
 	NULL,
 };

@@ -23,4 +23,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libcufft.so.12"}, {12, "libcufft.so.11"}, {11, "libcufft.so.10"}, {0, NULL}}},
 	[CUDASTUB_LIB_CURAND] = {"curand", "cuRAND", "CUDASTUB_CURAND_PATH", 1, "libcurand_stub.so",
 		(const struct cli_soname[]){{13, "libcurand.so.10"}, {12, "libcurand.so.10"}, {11, "libcurand.so.10"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUSPARSE] = {"cusparse", "cuSPARSE", "CUDASTUB_CUSPARSE_PATH", 1, "libcusparse_stub.so",
+		(const struct cli_soname[]){{13, "libcusparse.so.12"}, {12, "libcusparse.so.12"}, {11, "libcusparse.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUSOLVER] = {"cusolver", "cuSOLVER", "CUDASTUB_CUSOLVER_PATH", 1, "libcusolver_stub.so",
+		(const struct cli_soname[]){{13, "libcusolver.so.12"}, {12, "libcusolver.so.11"}, {11, "libcusolver.so.11"}, {0, NULL}}},
 };
