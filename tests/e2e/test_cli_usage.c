@@ -16,6 +16,19 @@ static void test_help(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "  info "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "CUDASTUB_<LIB>_PATH"));
 	CU_ASSERT_STRING_EQUAL(out.err, "");
+	/* LIB's words come from the generated list: one a library */
+	{
+		const char *words = strstr(out.out, "(LIB is "), *end = strstr(out.out, "):\n");
+		int commas = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(words);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+		for (const char *c = words; c < end; c++)
+			commas += *c == ',';
+		CU_ASSERT_EQUAL(commas + 1, E2E_LIBRARY_COUNT);
+		CU_ASSERT_PTR_NOT_NULL(strstr(words, " CUDART,"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(words, " NVJITLINK,"));
+	}
 }
 
 static void test_info_help(void)

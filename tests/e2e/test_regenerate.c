@@ -100,6 +100,7 @@ static const char *const whole_tree_outputs[] = {
 	"include/cudastub/generated",
 	"tools/cli/generated",
 	"cmake/generated",
+	"docs/generated",
 	"README.md",
 };
 

@@ -72,10 +72,12 @@ static int link_child(void)
 	nvJitLinkResult (*cubin_size)(nvJitLinkHandle, size_t *);
 	nvJitLinkResult (*cubin)(nvJitLinkHandle, void *);
 	nvJitLinkResult (*versioned_create)(nvJitLinkHandle *, uint32_t, const char **);
+	nvJitLinkResult (*destroy)(nvJitLinkHandle *);
+	nvrtcResult (*destroy_program)(nvrtcProgram *);
 	const char *compile_options[] = {"-dlto", "-arch=sm_75"};
 	const char *link_options[] = {"-arch=sm_75", "-lto"};
 	nvrtcProgram program;
-	nvJitLinkHandle handle, other;
+	nvJitLinkHandle handle, other = NULL;
 	size_t size = 0, linked = 0;
 	char *lto;
 	unsigned char *image;
@@ -93,6 +95,8 @@ static int link_child(void)
 	*(void **)&complete = symbol(jit, "nvJitLinkComplete");
 	*(void **)&cubin_size = symbol(jit, "nvJitLinkGetLinkedCubinSize");
 	*(void **)&cubin = symbol(jit, "nvJitLinkGetLinkedCubin");
+	*(void **)&destroy = symbol(jit, "nvJitLinkDestroy");
+	*(void **)&destroy_program = symbol(nvrtc, "nvrtcDestroyProgram");
 	printf("create_program=%d\n",
 	       (int)create_program(&program, kernel, "scale.cu", 0, NULL, NULL));
 	printf("compile=%d\n", (int)compile(program, 2, compile_options));
@@ -110,6 +114,10 @@ static int link_child(void)
 	*(void **)&versioned_create = dlsym(jit, "__nvJitLinkCreate_13_0");
 	if (versioned_create)
 		printf("versioned_create=%d\n", (int)versioned_create(&other, 2, link_options));
+	if (versioned_create && other)
+		destroy(&other);
+	printf("destroy=%d\n", (int)destroy(&handle));
+	printf("destroy_program=%d\n", (int)destroy_program(&program));
 	free(lto);
 	free(image);
 	fflush(stdout);
@@ -179,9 +187,10 @@ static int run_link(const char *nvrtc, const char *nvjitlink, const char *nvrtc_
 
 static void link_both_ways(const struct release *r, int versioned_code)
 {
-	static const char *const same[] = {"create_program", "compile",	    "ir_rc",	"ir_size",
-					   "create",	     "add",	    "complete", "cubin_rc",
-					   "cubin_size",     "cubin_digest"};
+	static const char *const same[] = {"create_program", "compile",	 "ir_rc",
+					   "ir_size",	     "create",	 "add",
+					   "complete",	     "cubin_rc", "cubin_size",
+					   "cubin_digest",   "destroy",	 "destroy_program"};
 
 	if (run_link(r->nvrtc, r->nvjitlink, NULL, NULL, &direct) ||
 	    run_link(LL_NVRTC_STUB, LL_NVJITLINK_STUB, r->nvrtc, r->nvjitlink, &through))

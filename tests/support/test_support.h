@@ -48,7 +48,8 @@ int ts_run_program(char *const *argv, const char *const *env, const char *stdin_
 /* Runs this binary as `--child scenario` the same way, stdin /dev/null. */
 int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
 
-/* The value of key in a child's key=value output, or NULL. Static buffer. */
+/* The value of key in a child's key=value output, or NULL. The string
+ * lasts for the next seven calls (a ring of static buffers). */
 const char *ts_value(const struct ts_child *child, const char *key);
 
 /*

@@ -37,9 +37,24 @@ void cli_usage(FILE *out)
 	fputs("\n"
 	      "Run 'cudastub <command> --help' for its options.\n"
 	      "\n"
-	      "Environment (LIB is CUDART, NVRTC or CUDA):\n"
+	      "Environment (LIB is",
+	      out);
+	/* the libraries' own words, from their override variables:
+	 * CUDASTUB_CUFFT_PATH gives CUFFT */
+	for (int i = 0, n = 0; i < CUDASTUB_LIB_COUNT; i++) {
+		const char *env = cli_known_libraries[i].env_path;
+		size_t len;
+
+		if (!env)
+			continue; /* a number no library has */
+		len = strlen(env) - strlen("CUDASTUB_") - strlen("_PATH");
+		fprintf(out, "%s%s%.*s", n ? "," : "", n % 6 == 5 ? "\n  " : " ", (int)len,
+			env + strlen("CUDASTUB_"));
+		n++;
+	}
+	fputs("):\n"
 	      "  CUDASTUB_<LIB>_PATH   the library file, or its folder, to load\n"
-	      "  CUDASTUB_<LIB>_MAJOR  search for this major version only\n"
+	      "  CUDASTUB_<LIB>_MAJOR  search for this CUDA major only\n"
 	      "  CUDASTUB_DEBUG=1      trace every search step on stderr\n",
 	      out);
 }

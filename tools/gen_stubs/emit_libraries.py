@@ -99,3 +99,29 @@ def cmake(specs, header):
         out += ["set(cudastub_%s_soname_%s %s)" % (s.library, major or "any", name)
                 for major, name in s.sonames]
     return "\n".join(out) + "\n"
+
+
+def codes_md(specs, header):
+    """README's table of what each stub returns when it cannot forward, one
+    row a library, from each spec's unavailable lines (the same lines the
+    wrappers' fallbacks and their compile-time checks are written from)."""
+    def sonames(spec):
+        if all(m == 0 for m, _ in spec.sonames):
+            return "`%s` (every major)" % spec.sonames[0][1]
+        return ", ".join("%d: `%s`" % mn for mn in spec.sonames)
+
+    def code(spec, reason):
+        number, constant = spec.unavailable[reason]
+        return "`%s` (%d)" % (constant, number)
+
+    out = ["<!-- %s -->" % header[3:-3], "",
+           "| stub | real library by CUDA major | no library could be loaded "
+           "| the loaded library is older and lacks the function "
+           "| the loaded library is newer and dropped it "
+           "| the loaded major has a different ABI, and no adapter translates |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for spec in specs:
+        out.append("| %s (`%s_stub.so`) | %s | %s |" % (
+            spec.what, spec.family, sonames(spec),
+            " | ".join(code(spec, r) for r in ("library", "function", "removed", "abi"))))
+    return "\n".join(out) + "\n"

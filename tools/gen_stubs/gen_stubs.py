@@ -9,9 +9,9 @@ python3-clang; every output is deterministic.
   gen_stubs.py stubs --spec S --data DIR --out DIR
       Generate every major's wrappers from the committed records.
   gen_stubs.py libraries --out-common DIR --out-include DIR --out-cli DIR
-                        --out-cmake DIR SPEC...
+                        --out-cmake DIR --out-docs DIR SPEC...
       What must know every library at once: the loader, the public header,
-      the command, CMake.
+      the command, CMake, and the table of codes README.md quotes.
 
 What the stubs do with each function on each major is decided in routes.py,
 once, and every table (the C rows, the TSV, the README's Markdown) is
@@ -91,7 +91,8 @@ def cmd_libraries(args):
     loader's (stubs/common/generated/libraries.c: the release SONAMEs and
     the stub markers), the public header's (the cudastub_lib numbers, the
     entry points, the stubs' own codes, cudastub_info()), the command's
-    table, and CMake's list (targets, aliases, shims)."""
+    table, CMake's list (targets, aliases, shims), and the table of what
+    each stub returns when it cannot forward (docs/generated)."""
     specs = sorted((records.Spec(p) for p in args.specs), key=lambda s: s.id)
     ids = [s.id for s in specs]
     # a number is never reused, so numbers may have holes (a library
@@ -107,7 +108,9 @@ def cmd_libraries(args):
              emit_libraries.public_h(specs, note("libraries", sources))),
             (args.out_cli, "libraries.c", emit_libraries.cli_c(specs, note("libraries", sources))),
             (args.out_cmake, "libraries.cmake",
-             emit_libraries.cmake(specs, "# " + note("libraries", sources)[3:-3]))):
+             emit_libraries.cmake(specs, "# " + note("libraries", sources)[3:-3])),
+            (args.out_docs, "error_codes.md",
+             emit_libraries.codes_md(specs, note("libraries", sources)))):
         write(os.path.join(folder, name), text)
     for folder in (args.out_common, args.out_include, args.out_cli):
         # generated C is formatted by the generator, not by clang-format
@@ -248,7 +251,7 @@ def main():
     h = sub.add_parser("header", help="the library's own header (for scripts)")
     h.add_argument("--spec", required=True)
     li = sub.add_parser("libraries", help="what must know every library at once")
-    for what in ("common", "include", "cli", "cmake"):
+    for what in ("common", "include", "cli", "cmake", "docs"):
         li.add_argument("--out-" + what, required=True)
     li.add_argument("specs", nargs="+")
     s = sub.add_parser("stubs")

@@ -114,7 +114,8 @@ done
 # list).
 $gen libraries --out-common "$out/stubs/common/generated" \
   --out-include "$out/include/cudastub/generated" --out-cli "$out/tools/cli/generated" \
-  --out-cmake "$out/cmake/generated" "$src"/tools/gen_stubs/specs/*.spec
+  --out-cmake "$out/cmake/generated" --out-docs "$out/docs/generated" \
+  "$src"/tools/gen_stubs/specs/*.spec
 
 # README.md quotes the generated ABI tables; keep the copy in step.
 $py "$src/tools/gen_stubs/readme_blocks.py" --readme "$src/README.md" --tree "$out" \
