@@ -355,15 +355,13 @@ static int run_on(const char *scenario, const struct release *r, const struct ap
 		  const char *open, const char *real, const char *extra, struct ts_child *out)
 {
 	char open_var[PATH_MAX + 16], api_var[64], override[PATH_MAX + 64], asan[1024];
-	const char *env[6] = {open_var, api_var, override}, *options = getenv("ASAN_OPTIONS");
+	const char *env[6] = {open_var, api_var, override};
 	int n = 3;
 
 	if (extra)
 		env[n++] = extra;
 	if (r && r->leaks_unloaded_nvrtc) {
-		snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sdetect_leaks=0",
-			 options ? options : "", options && *options ? ":" : "");
-		env[n++] = asan;
+		env[n++] = ts_env_leaks_unnamed(asan, sizeof asan);
 	}
 	env[n] = NULL;
 	snprintf(open_var, sizeof open_var, "CB_OPEN=%s", open);

@@ -480,7 +480,6 @@ static void test_release(void)
 					       "libcufft.so.10"};
 	char dirs[RELEASES][PATH_MAX / 4], path[PATH_MAX], preload[PATH_MAX], asan[512];
 	const char *env[] = {path, preload, asan, NULL};
-	const char *asan_options = getenv("ASAN_OPTIONS");
 
 	for (size_t i = 0; i < RELEASES; i++)
 		if (!release_dir(&releases[i], dirs[i], sizeof dirs[i]))
@@ -489,8 +488,7 @@ static void test_release(void)
 	 * what its constructor allocates (71 KiB: the emergency exception pool
 	 * of the C++ runtime linked into it); with its module gone, LeakSanitizer
 	 * would report the block as this process's. */
-	snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%sdetect_leaks=0",
-		 asan_options ? asan_options : "", asan_options ? ":" : "");
+	ts_env_leaks_unnamed(asan, sizeof asan);
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s:%s:%s", dirs[0], dirs[1], dirs[2]);
 	for (size_t i = 0; i < RELEASES; i++) {
 		char loaded[PATH_MAX];

@@ -262,25 +262,6 @@ static int run(const char *lib, const char *path, const char *const *extra, stru
 	return 0;
 }
 
-/*
- * "ASAN_OPTIONS=" the test's own, leak detection off, for a child that
- * closes an NVIDIA library (ASan's other checks and UBSan stay on): a
- * library closed again leaves behind what its constructors allocated (the
- * 71 KiB emergency pool of its static libstdc++), and once the module is
- * gone LeakSanitizer's report cannot name it, so tests/sanitizers/lsan.supp
- * cannot either. The stub closes every candidate it turns down; 11.8's cuSOLVER
- * opens and closes libnvrtc.so itself. Without
- * ASan nothing reads the variable.
- */
-static const char *leaks_unnamed(char *buf, size_t size)
-{
-	const char *now = getenv("ASAN_OPTIONS");
-
-	snprintf(buf, size, "ASAN_OPTIONS=%s%sdetect_leaks=0", now ? now : "",
-		 now && *now ? ":" : "");
-	return buf;
-}
-
 /* Whether this machine has a CUDA driver: without one, handle creation
  * must be cuSOLVER's "not initialized". */
 static int have_driver(void)
@@ -317,7 +298,7 @@ static void same_answers(int major)
 	if (!real)
 		return;
 	if (major == 11) /* 11.8's cuSOLVER closes the libnvrtc.so it opens */
-		direct_env[0] = env[2] = leaks_unnamed(asan, sizeof asan);
+		direct_env[0] = env[2] = ts_env_leaks_unnamed(asan, sizeof asan);
 	release_path(major, libpath, sizeof libpath);
 	snprintf(override, sizeof override, "CUDASTUB_CUSOLVER_PATH=%s", real);
 	if (run(real, libpath, direct_env, &direct) || run(CSV_STUB, libpath, env, &through))
@@ -380,7 +361,7 @@ static void pinned(int pin, int first, int second)
 {
 	char a[2 * PATH_MAX], b[2 * PATH_MAX], path[4 * PATH_MAX + 8], pin_var[64];
 	char key[32], line[PATH_MAX + 256], skipped[64], buf[32], asan[1024];
-	const char *env[] = {pin_var, leaks_unnamed(asan, sizeof asan), NULL};
+	const char *env[] = {pin_var, ts_env_leaks_unnamed(asan, sizeof asan), NULL};
 	const char *other = first == 12 ? "mathlibs-12.4" : "mathlibs-11.8";
 	int seen = 0;
 

@@ -269,24 +269,6 @@ static int run(const char *scenario, const char *lib, const char *path, const ch
 	return 0;
 }
 
-/*
- * "ASAN_OPTIONS=" the test's own, leak detection off, for a child that
- * closes an NVIDIA library (ASan's other checks and UBSan stay on): a
- * library closed again leaves behind what its constructors allocated (the
- * 71 KiB emergency pool of its static libstdc++), and once the module is
- * gone LeakSanitizer's report cannot name it, so tests/sanitizers/lsan.supp
- * cannot either. The stub closes every candidate it turns down. Without
- * ASan nothing reads the variable.
- */
-static const char *leaks_unnamed(char *buf, size_t size)
-{
-	const char *now = getenv("ASAN_OPTIONS");
-
-	snprintf(buf, size, "ASAN_OPTIONS=%s%sdetect_leaks=0", now ? now : "",
-		 now && *now ? ":" : "");
-	return buf;
-}
-
 /* Whether this machine has a CUDA driver: without one, handle creation
  * must be cuSPARSE's "not initialized". */
 static int have_driver(void)
@@ -384,7 +366,7 @@ static void search(const char *pin, const char *path, int state, int major, cons
 		   const char *outcome)
 {
 	char pin_var[64], key[32], line[PATH_MAX + 256], asan[1024];
-	const char *env[] = {pin_var, leaks_unnamed(asan, sizeof asan), NULL};
+	const char *env[] = {pin_var, ts_env_leaks_unnamed(asan, sizeof asan), NULL};
 	int seen = 0;
 
 	snprintf(pin_var, sizeof pin_var, "CUDASTUB_CUSPARSE_MAJOR=%s", pin);

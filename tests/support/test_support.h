@@ -73,6 +73,19 @@ const char *ts_fixture_libdir(const char *name, char *buf, size_t size);
 /* True under CI=true or CI=1: a missing prerequisite fails, not skips. */
 int ts_in_ci(void);
 
+/*
+ * "ASAN_OPTIONS=" the test's own with leak detection off, written to buf,
+ * for a child in which an NVIDIA library is closed again (ASan's other
+ * checks and UBSan stay on). Such a library leaves behind what its
+ * constructors allocated (the 71 KiB emergency pool of the C++ runtime
+ * linked into it), and once its module is gone LeakSanitizer's report
+ * cannot name it, so tests/sanitizers/lsan.supp cannot either. The stub
+ * closes every candidate it turns down, and some libraries close others
+ * themselves (11.8's cuBLASLt and cuSOLVER open and close libnvrtc.so).
+ * Without ASan nothing reads the variable.
+ */
+const char *ts_env_leaks_unnamed(char *buf, size_t size);
+
 /* Removes a folder tree made by a test. As a guard against removing
  * anything else, only a path containing "cudastub-" is touched. */
 void ts_remove_tree(const char *path);
