@@ -33,8 +33,14 @@ runs=300
 calls=100000
 while [ $# -gt 0 ]; do
   case $1 in
-  --runs) runs=${2:-} && shift 2 ;;
-  --calls) calls=${2:-} && shift 2 ;;
+  --runs)
+    [ $# -ge 2 ] || usage
+    runs=$2 && shift 2
+    ;;
+  --calls)
+    [ $# -ge 2 ] || usage
+    calls=$2 && shift 2
+    ;;
   -h | --help) usage ;;
   -*) usage ;;
   *) break ;;
