@@ -1,39 +1,46 @@
 /*
- * The loop whose instructions callgrind counts: N calls of nvrtcVersion,
- * a real NVRTC function that does almost nothing, so the cost of reaching
- * it dominates. Built twice: linked against NVIDIA's libnvrtc directly,
- * and against libnvrtc_stub.so. run_callgrind.sh counts only inside
- * bench_loop (--toggle-collect) and divides the difference by N.
+ * The program callgrind counts for the per-call cost and the first-call
+ * cost: one first call of the library's cheap function (cheap_call.h),
+ * then N more in a loop. Built for each library twice, linked to the stub
+ * and linked directly to NVIDIA's library.
+ *   measure/calls.sh       counts inside calls_loop, for N and 2N calls;
+ *   measure/first_call.sh  counts inside first_call.
+ *
+ *   bench_call_<library>_<stub|direct> N
  */
-#include <nvrtc.h>
+#include "cheap_call.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
-/* noinline and noipa: the loop must stay a function callgrind can find */
-__attribute__((noinline, noipa)) static int bench_loop(long n)
+/* noinline and noipa: each must stay a function callgrind can find */
+__attribute__((noinline, noipa)) static int first_call(void)
 {
-	int major = 0, minor = 0, bad = 0;
+	return cheap_call();
+}
+
+__attribute__((noinline, noipa)) static int calls_loop(long n)
+{
+	int failed = 0;
 
 	for (long i = 0; i < n; i++)
-		bad |= nvrtcVersion(&major, &minor) != NVRTC_SUCCESS;
-	return bad;
+		failed |= cheap_call();
+	return failed;
 }
 
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 100000;
-	int major = 0, minor = 0;
 
-	/* The first call loads the library and binds the function; the
-	 * contract is about every call after it, so it stays out of the loop. */
-	if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
-		fprintf(stderr, "call_overhead: no libnvrtc to call\n");
+	/* The first call finds, loads and binds; the loop counts what every
+	 * call after it costs. */
+	if (first_call()) {
+		fprintf(stderr, "%s: the first call failed (is the library there?)\n", argv[0]);
 		return 2;
 	}
-	if (bench_loop(n)) {
-		fprintf(stderr, "call_overhead: a call failed\n");
+	if (calls_loop(n)) {
+		fprintf(stderr, "%s: a call in the loop failed\n", argv[0]);
 		return 1;
 	}
-	printf("nvrtc %d.%d, %ld calls\n", major, minor, n);
 	return 0;
 }

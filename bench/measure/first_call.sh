@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Item 4: the first call's cost, split into the dlopen calls the stub makes
+# (NVIDIA's library, its companion, the probes) and the stub's own work:
+# the search, the file checks, binding its own imports, the bookkeeping.
+# Callgrind counts inside first_call (call_overhead.c) only; the dlopen
+# figure is the inclusive cost of every call from the stub's object into
+# dlopen, and the stub's own is the rest. Each library with an override
+# (CUDASTUB_<LIB>_PATH) and with the default search. Prints table rows.
+#
+#   bench/measure/first_call.sh BUILD_DIR
+# shellcheck source=bench/measure/common.sh
+source "$(dirname "$0")/common.sh"
+measurement="first call, instructions"
+driver=$(real_library driver)
+driver_dir=${driver:+$(dirname "$driver")}
+
+# split PROFILE: "TOTAL DLOPEN_CALLS DLOPEN_INSTRUCTIONS BREAKDOWN" of an
+# uncompressed callgrind profile; BREAKDOWN lists, per stub function that
+# called cudastub_dlopen, its calls and their inclusive instructions, the
+# costliest first.
+split() {
+  awk '
+    function grouped(n, digits, out) {
+      digits = sprintf("%d", n)
+      while (length(digits) > 3) {
+        out = "," substr(digits, length(digits) - 2) out
+        digits = substr(digits, 1, length(digits) - 3)
+      }
+      return digits out
+    }
+    /^summary:/ { total = $2 }
+    /^ob=/ { object = substr($0, 4) }
+    /^fn=/ { caller = substr($0, 4) }
+    /^cfn=/ {
+      callee = substr($0, 5)
+      getline calls_line
+      getline cost_line
+      split(calls_line, calls, /[= ]/)
+      split(cost_line, cost, " ")
+      if (object ~ /_stub\.so$/ && callee ~ /^_*dlopen(@.*)?$/) {
+        dlopen_calls += calls[2]
+        dlopen_cost += cost[2]
+      }
+      if (callee == "cudastub_dlopen") {
+        if (!(caller in by_caller))
+          order[++callers] = caller
+        by_caller[caller] += cost[2]
+        calls_by_caller[caller] += calls[2]
+      }
+    }
+    END {
+      for (i = 1; i <= callers; i++) # the costliest first
+        for (j = i + 1; j <= callers; j++)
+          if (by_caller[order[j]] > by_caller[order[i]]) {
+            swap = order[i]
+            order[i] = order[j]
+            order[j] = swap
+          }
+      breakdown = ""
+      for (i = 1; i <= callers; i++)
+        breakdown = breakdown (i > 1 ? "; " : "") order[i] " ×" calls_by_caller[order[i]] " " grouped(by_caller[order[i]])
+      print total, dlopen_calls + 0, dlopen_cost + 0, breakdown
+    }' "$1"
+}
+
+# first_call LIBRARY DESCRIPTION [NAME=VALUE...]: one row
+first_call() {
+  local library=$1 description=$2 profile=$work/first_call
+  shift 2
+  local label="${cheap_function[$library]}, $description"
+  local total dlopen_calls dlopen_cost breakdown
+  if ! run_callgrind "$profile" "$@" --toggle-collect=first_call --compress-strings=no \
+    --compress-pos=no "$bench/bench_call_${library}_stub" 0; then
+    not_measured "$measurement" "$label" "the run failed (its log is above)"
+    return
+  fi
+  read -r total dlopen_calls dlopen_cost breakdown < <(split "$profile")
+  row "$measurement" "$label" "$(grouped "$total")" \
+    "its dlopen calls: ×$dlopen_calls (by caller: $breakdown)" "$(grouped "$dlopen_cost")" \
+    "stub's own: $(grouped $((total - dlopen_cost)))"
+}
+
+for library in "${libraries[@]}"; do
+  real=$(real_library "$library")
+  variable=${override_variable[$library]}
+  if [ -n "$real" ]; then
+    first_call "$library" "override ($variable)" "$variable=$real"
+  else
+    not_measured "$measurement" "${cheap_function[$library]}, override" "no real library found by the build"
+  fi
+  case $library in
+  nvrtc) first_call nvrtc "default search" ;;
+  cudart)
+    first_call cudart "default search, no driver"
+    if [ -n "$driver_dir" ]; then
+      first_call cudart "default search, 550 driver on LD_LIBRARY_PATH" "LD_LIBRARY_PATH=$driver_dir"
+    fi
+    ;;
+  driver)
+    if [ -n "$driver_dir" ]; then
+      first_call driver "default search, 550 driver on LD_LIBRARY_PATH" "LD_LIBRARY_PATH=$driver_dir"
+    else
+      not_measured "$measurement" "cuDriverGetVersion, default search" "no 550 driver fixture"
+    fi
+    ;;
+  esac
+done

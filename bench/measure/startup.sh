@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Item 2: start-up of a program that links a library and never calls it
+# (idle_program.c), for each stub and each real library, against one that
+# links an empty one-function library and one that links nothing:
+#   - the whole process's instructions, counted by callgrind;
+#   - the median wall time of RUNS starts, all programs in turn
+#     (bench_startup_compare), so that a drift of the machine touches
+#     every program alike.
+# Prints table rows.
+#
+#   bench/measure/startup.sh BUILD_DIR [RUNS]
+# shellcheck source=bench/measure/common.sh
+source "$(dirname "$0")/common.sh"
+runs=${2:-300}
+counted="start-up instructions, whole process"
+timed="start-up wall time, median of $runs"
+
+declare -A program_of=([nothing]=$bench/bench_idle_nothing [empty]=$bench/bench_idle_empty)
+declare -A label_of=([nothing]="nothing linked" [empty]="empty library")
+subjects=(nothing empty)
+for library in "${libraries[@]}"; do
+  program_of[${library}_stub]=$bench/bench_idle_${library}_stub
+  label_of[${library}_stub]=$(basename "${stub_file[$library]}")
+  subjects+=("${library}_stub")
+  real=$(real_library "$library")
+  if [ -n "$real" ]; then
+    program_of[${library}_real]=$bench/bench_idle_${library}_real
+    label_of[${library}_real]=$(basename "$real")
+    subjects+=("${library}_real")
+  fi
+done
+
+declare -A count_of median_of
+for subject in "${subjects[@]}"; do
+  if run_callgrind "$work/$subject" "${program_of[$subject]}"; then
+    count_of[$subject]=$(instructions "$work/$subject")
+  fi
+done
+programs=()
+for subject in "${subjects[@]}"; do programs+=("${program_of[$subject]}"); done
+if "$bench/bench_startup_compare" "$runs" "${programs[@]}" >"$work/times"; then
+  for subject in "${subjects[@]}"; do
+    median_of[$subject]=$(awk -v program="${program_of[$subject]}" '$4 == program { print $1 }' "$work/times")
+  done
+fi
+
+# compare SUBJECT BASELINE [TARGET]: the two rows of SUBJECT against BASELINE
+compare() {
+  local subject=$1 baseline=$2 target=${3:-}
+  local label=${label_of[$subject]} base_label=${label_of[$baseline]}
+  if [ -n "${count_of[$subject]:-}" ] && [ -n "${count_of[$baseline]:-}" ]; then
+    row "$counted" "$label" "$(grouped "${count_of[$subject]}")" "$base_label" \
+      "$(grouped "${count_of[$baseline]}")" \
+      "$(grouped $((count_of[$subject] - count_of[$baseline])) +)$target"
+  else
+    not_measured "$counted" "$label" "a run failed (its log is above)"
+  fi
+  if [ -n "${median_of[$subject]:-}" ] && [ -n "${median_of[$baseline]:-}" ]; then
+    awk -v timed="$timed" -v label="$label" -v base_label="$base_label" \
+      -v s="${median_of[$subject]}" -v b="${median_of[$baseline]}" 'BEGIN {
+      printf "| %s | %s | %.0f us | %s | %.0f us | ×%.2f |\n", timed, label, s, base_label, b, s / b
+    }'
+  else
+    not_measured "$timed" "$label" "the timed starts failed"
+  fi
+}
+
+compare empty nothing
+for library in "${libraries[@]}"; do
+  compare "${library}_stub" empty " (target ≤ +20,000)"
+  if [ -n "${program_of[${library}_real]:-}" ]; then
+    compare "${library}_real" empty
+  fi
+done
