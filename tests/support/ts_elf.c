@@ -88,6 +88,26 @@ int ts_names_exported(struct ts_names *s, const char *lib, const char *node, int
 	return pclose(p) == 0 ? 0 : -1;
 }
 
+int ts_names_dynamic_symbols(struct ts_names *s, const char *lib)
+{
+	char cmd[4200], line[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof cmd, "nm -D --defined-only '%s'", lib);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof line, p)) {
+		char addr[64], type[8], name[512], entry[600];
+
+		if (sscanf(line, "%63s %7s %511s", addr, type, name) != 3)
+			continue;
+		snprintf(entry, sizeof entry, "%s %s", type, name);
+		ts_names_add(s, entry);
+	}
+	return pclose(p) == 0 ? 0 : -1;
+}
+
 int ts_names_dynamic(struct ts_names *s, const char *lib, const char *tag)
 {
 	char cmd[4200], line[1024], want[64];

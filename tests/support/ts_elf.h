@@ -34,6 +34,14 @@ int ts_names_read_list(struct ts_names *s, const char *path);
 int ts_names_exported(struct ts_names *s, const char *lib, const char *node, int *unversioned);
 
 /*
+ * Adds each defined dynamic symbol of lib as nm -D --defined-only shows it,
+ * "<type> <name>[@@<node>]" ("T cudaMalloc@@libcudart.so.13"): what a
+ * program or the dynamic loader can bind to, versions and kinds included.
+ * Reads any architecture's ELF file. 0, or -1 if nm failed.
+ */
+int ts_names_dynamic_symbols(struct ts_names *s, const char *lib);
+
+/*
  * The entries of one tag of lib's dynamic section, as `readelf -d` lists
  * them: "NEEDED" and "SONAME" add the bracketed name, any other tag
  * ("VERDEF") its value. 0, or -1 if readelf failed.
