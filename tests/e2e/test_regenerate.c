@@ -1,8 +1,8 @@
 /*
  * e2e_regenerate: tools/gen_stubs/regenerate.sh, run into a scratch tree,
  * reproduces every committed generated file byte for byte: the wrappers
- * under stubs/<lib>/generated and the ABI records and export lists under
- * tools/gen_stubs/data.
+ * under stubs/<lib>/generated, the ABI records and export lists under
+ * tools/gen_stubs/data, the README's tables and docs/compatibility.md.
  *
  * It needs Debian's python3 with the clang bindings and the CUDA 11.8 and
  * 12.4 fixtures; without them the test fails under CI=true and prints SKIP
@@ -135,6 +135,10 @@ static void test_regeneration_reproduces_committed_files(void)
 	/* README.md quotes generated tables; diff -r compares files too */
 	snprintf(committed, sizeof committed, "%s/README.md", src);
 	snprintf(regenerated, sizeof regenerated, "%s/README.md", tmp);
+	CU_ASSERT(same_tree(committed, regenerated));
+	/* the compatibility table of every stub ABI on every major */
+	snprintf(committed, sizeof committed, "%s/docs/compatibility.md", src);
+	snprintf(regenerated, sizeof regenerated, "%s/docs/compatibility.md", tmp);
 	CU_ASSERT(same_tree(committed, regenerated));
 	ts_remove_tree(tmp);
 }
