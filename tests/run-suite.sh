@@ -26,7 +26,8 @@ quick=0
 ci=0
 case "${CI:-}" in true | 1) ci=1 ;; esac
 
-step() { printf '\n==== %s\n' "$*"; }
+# each step says how long the suite has run so far
+step() { printf '\n==== %s (at %ds)\n' "$*" "$SECONDS"; }
 
 step "clang-format: hand-written C"
 find "$src/include" "$src/stubs" "$src/tools" "$src/tests" "$src/bench" "$src/examples" \
