@@ -1,9 +1,11 @@
 # cudastub_link(<target> [STUB_DIR <dir>])
 #
 # Makes an existing target use the cudastub stubs where it used NVIDIA's
-# libraries: each of CUDA::cudart, CUDA::cudart_static, CUDA::nvrtc and
-# CUDA::cuda_driver among its link libraries (and those it passes on) is
-# replaced by cudastub::cudart, cudastub::nvrtc or cudastub::cuda_driver.
+# libraries: each of FindCUDAToolkit's targets a stub stands in for
+# (CUDA::cudart, CUDA::cudart_static, CUDA::nvrtc, CUDA::cuda_driver,
+# CUDA::cublas, ...: each spec's toolkit_targets) among its link libraries
+# (and those it passes on) is replaced by that stub's target
+# (cudastub::cudart, cudastub::nvrtc, cudastub::cuda_driver, ...).
 # A CUDA-language target gets CUDA_RUNTIME_LIBRARY None, so nvcc links
 # neither its static runtime nor -lcudart. The installed target finds the
 # stubs through an $ORIGIN-relative RUNPATH: STUB_DIR is where they are
@@ -19,8 +21,23 @@ function(cudastub_link target)
   if(NOT ARG_STUB_DIR)
     set(ARG_STUB_DIR .)
   endif()
-  set(nvidia CUDA::cudart CUDA::cudart_static CUDA::nvrtc CUDA::cuda_driver)
-  set(stubs cudastub::cudart cudastub::cudart cudastub::nvrtc cudastub::cuda_driver)
+  # the list of libraries, generated from the specs, found beside this
+  # file: in the source tree generated/libraries.cmake, installed
+  # CudastubLibraries.cmake (a project that adds cudastub with
+  # add_subdirectory() sees none of cudastub's variables)
+  if(EXISTS ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/generated/libraries.cmake)
+    include(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/generated/libraries.cmake)
+  else()
+    include(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/CudastubLibraries.cmake)
+  endif()
+  set(nvidia)
+  set(stubs)
+  foreach(lib IN LISTS cudastub_libraries)
+    foreach(toolkit_target IN LISTS cudastub_${lib}_toolkit_targets)
+      list(APPEND nvidia ${toolkit_target})
+      list(APPEND stubs cudastub::${cudastub_${lib}_alias})
+    endforeach()
+  endforeach()
   foreach(property LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
     get_target_property(libs ${target} ${property})
     if(NOT libs)

@@ -1,7 +1,8 @@
 # What `cmake --install` adds for consumers: the CMake package
 # (find_package(cudastub CONFIG): cudastub::cudart, cudastub::nvrtc,
-# cudastub::cuda_driver, cudastub_link()) and one pkg-config file a stub
-# (cudastub-cudart.pc, cudastub-nvrtc.pc, cudastub-cuda.pc).
+# cudastub::cuda_driver and every library's, cudastub_link()) and one
+# pkg-config file a stub (cudastub-cudart.pc, cudastub-nvrtc.pc,
+# cudastub-cuda.pc, cudastub-<lib>.pc).
 include(CMakePackageConfigHelpers)
 set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/cudastub)
 install(EXPORT cudastubTargets NAMESPACE cudastub:: DESTINATION ${package_dir})
@@ -14,11 +15,13 @@ install(FILES ${PROJECT_BINARY_DIR}/cudastubConfig.cmake
   ${PROJECT_BINARY_DIR}/cudastubConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/CudastubLink.cmake
   DESTINATION ${package_dir})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/generated/libraries.cmake
+  DESTINATION ${package_dir} RENAME CudastubLibraries.cmake)
 
 # pkg-config: the headers' folder is recorded, as in the CMake package; the
 # prefix is found from the .pc file's own place, wherever it is installed
 file(RELATIVE_PATH pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
-foreach(stub cudart nvrtc cuda)
+foreach(stub IN LISTS cudastub_libraries)
   if(TARGET ${stub}_stub)
     set(pc_stub ${stub})
     configure_file(${PROJECT_SOURCE_DIR}/cmake/cudastub.pc.in

@@ -49,7 +49,9 @@ function(cudastub_add_stub_for_abi target lib)
   if(EXISTS ${gen}/${lib}_routes.c) # other names and translated structs
     list(APPEND generated ${gen}/${lib}_routes.c)
   endif()
-  foreach(data layout_tables enums) # the structs they translate, enums' values
+  # what no major changes: the structs translated, enums' values, and for a
+  # library described by its spec alone, its description and probe
+  foreach(data layout_tables enums library)
     if(EXISTS ${stub_dir}/generated/${lib}_${data}.c)
       list(APPEND generated ${stub_dir}/generated/${lib}_${data}.c)
     endif()
@@ -90,20 +92,43 @@ function(cudastub_add_stub_for_abi target lib)
   endif()
 endfunction()
 
+# cudastub_add_generated_stub(<lib>): the stub of a library its spec
+# describes alone (no hand-written C), from stubs/<folder>/generated/ and
+# the generated list of libraries (cmake/generated/libraries.cmake).
+function(cudastub_add_generated_stub lib)
+  set(options)
+  if(NOT cudastub_${lib}_version_node)
+    set(options SHIM_NO_VERSION_NODE)
+  endif()
+  set(soname ${cudastub_${lib}_soname_${CUDASTUB_ABI_MAJOR}})
+  if(NOT soname)
+    message(STATUS "cudastub: ${lib}: no library of CUDA ${CUDASTUB_ABI_MAJOR}; no stub")
+    return()
+  endif()
+  cudastub_add_stub(${lib} ${options}
+    ALIAS ${cudastub_${lib}_alias}
+    SHIM_SONAME ${soname}
+    SHIM_DIR ${cudastub_${lib}_shim_dir}
+    STUB_DIR ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder})
+endfunction()
+
 function(cudastub_add_stub lib)
-  cmake_parse_arguments(ARG "SHIM_NO_VERSION_NODE" "ALIAS;SHIM_SONAME;SHIM_DIR"
+  cmake_parse_arguments(ARG "SHIM_NO_VERSION_NODE" "ALIAS;SHIM_SONAME;SHIM_DIR;STUB_DIR"
     "SOURCES;INCLUDE_DIRS" ${ARGN})
   if(NOT ARG_SHIM_DIR)
     set(ARG_SHIM_DIR shim)
+  endif()
+  if(NOT ARG_STUB_DIR)
+    set(ARG_STUB_DIR ${CMAKE_CURRENT_SOURCE_DIR})
   endif()
   set(version_node)
   if(NOT ARG_SHIM_NO_VERSION_NODE)
     set(version_node VERSION_NODE ${ARG_SHIM_SONAME})
   endif()
-  list(TRANSFORM ARG_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+  list(TRANSFORM ARG_SOURCES PREPEND ${ARG_STUB_DIR}/)
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES ${ARG_INCLUDE_DIRS})
   set_property(GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES ${ARG_SOURCES})
-  set_property(GLOBAL PROPERTY CUDASTUB_${lib}_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  set_property(GLOBAL PROPERTY CUDASTUB_${lib}_DIR ${ARG_STUB_DIR})
 
   cudastub_add_stub_for_abi(${lib}_stub ${lib}
     MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}

@@ -1,10 +1,11 @@
 /*
  * cudastub.h - ask a cudastub stub what it loaded, from where, and why.
  *
- * Each stub (libcudart_stub.so, libnvrtc_stub.so, libcuda_stub.so and their
- * shims) exports the entry points below under a prefix of its own, for
- * example cudastub_nvrtc_info(). Several stubs, or shims of several majors,
- * can then share one process without interposing on each other.
+ * Each stub (libcudart_stub.so, libnvrtc_stub.so, libcuda_stub.so, the
+ * libraries' stubs, and their shims) exports the entry points below under a
+ * prefix of its own, for example cudastub_nvrtc_info(). Several stubs, or
+ * shims of several majors, can then share one process without interposing
+ * on each other.
  *
  * The cudastub_info() and cudastub_load() helpers at the end present them as
  * one API: they reach whichever stubs the program links, through weak
@@ -19,13 +20,6 @@ extern "C" {
 
 #define CUDASTUB_VERSION_MAJOR 0
 #define CUDASTUB_VERSION_MINOR 1
-
-typedef enum cudastub_lib {
-	CUDASTUB_LIB_CUDART = 0,
-	CUDASTUB_LIB_NVRTC = 1,
-	CUDASTUB_LIB_CUDA = 2, /* the driver API, libcuda.so.1 */
-	CUDASTUB_LIB_COUNT
-} cudastub_lib;
 
 typedef enum cudastub_state {
 	CUDASTUB_STATE_NOT_TRIED = 0, /* no call has needed the library yet */
@@ -58,7 +52,7 @@ typedef struct cudastub_attempt {
 } cudastub_attempt;
 
 typedef struct cudastub_library_info {
-	const char *name; /* "cudart", "nvrtc" or "cuda" */
+	const char *name; /* "cudart", "nvrtc", "cuda", ... (cudastub_lib) */
 	cudastub_state state;
 	const char *path; /* the file loaded, or NULL */
 	int major, minor; /* as the library reports them; 0 if not loaded */
@@ -76,25 +70,21 @@ typedef struct cudastub_library_info {
 	 * anything has needed the library, more only when threads raced the
 	 * first call (each searches on its own; the first to finish wins) */
 	unsigned long search_runs;
-	/* cudart only: the CUDA version the driver (libcuda.so.1) supports,
-	 * as cuDriverGetVersion gives it (12040), or 0 when there is none */
+	/* the CUDA version the driver (libcuda.so.1) supports, as
+	 * cuDriverGetVersion gives it (12040), when the choice of major asked
+	 * it; 0 when it did not, or there is none */
 	int driver_version;
 	/* why this major was preferred, or NULL when nothing was preferred */
 	const char *choice;
+	/* a library versioned apart from CUDA (cuFFT, cuRAND, cuSPARSE,
+	 * cuSOLVER): its own version, "11.2.1", while major and minor say the
+	 * CUDA release it belongs to; NULL for the others */
+	const char *own_version;
 } cudastub_library_info;
 
 /*
- * NVRTC's own enum has no code for "the stub could not call NVRTC", so the
- * NVRTC stub returns these, outside nvrtcResult's range. Each is 1000 plus
- * the driver's code for the same condition. nvrtcGetErrorString() explains
- * them. The table in README.md lists every stub's codes.
- */
-#define CUDASTUB_NVRTC_ERROR_STUB_LIBRARY  1034 /* no libnvrtc could be loaded */
-#define CUDASTUB_NVRTC_ERROR_NOT_FOUND	   1500 /* loaded one lacks the function */
-#define CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
-
-/*
- * Per-stub entry points. <lib> is cudart, nvrtc or cuda.
+ * Per-stub entry points. <lib> is cudart, nvrtc, cuda, or another
+ * library's name (cudastub_lib below).
  *
  *   const cudastub_library_info *cudastub_<lib>_info(void);
  *     The state now. Never loads anything. The pointer and the strings it
@@ -109,9 +99,10 @@ typedef struct cudastub_library_info {
 	const cudastub_library_info *cudastub_##lib##_info(void);                                  \
 	cudastub_state cudastub_##lib##_load(void);
 
-CUDASTUB_DECLARE_ENTRY_POINTS(cudart)
-CUDASTUB_DECLARE_ENTRY_POINTS(nvrtc)
-CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
+/* Every library (enum cudastub_lib), each stub's entry points, the stubs'
+ * own codes, and cudastub_info() / cudastub_load() over whichever stubs
+ * are linked: generated from the specs (tools/gen_stubs/specs). */
+#include "cudastub/generated/libraries.h"
 
 /* Human-readable names, for printing. */
 static inline const char *cudastub_state_name(cudastub_state s)
@@ -140,45 +131,6 @@ static inline const char *cudastub_source_name(cudastub_source s)
 	}
 	return "unknown";
 }
-
-/*
- * One API over whichever stubs are linked. The weak references resolve to
- * NULL for a stub the program does not link, so including this header
- * never adds a link-time dependency.
- */
-#if defined(__GNUC__) && !defined(CUDASTUB_NO_UNIFIED_API)
-#pragma weak cudastub_cudart_info
-#pragma weak cudastub_cudart_load
-#pragma weak cudastub_nvrtc_info
-#pragma weak cudastub_nvrtc_load
-#pragma weak cudastub_cuda_info
-#pragma weak cudastub_cuda_load
-
-/* NULL when the program does not link that stub. */
-static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
-{
-	const cudastub_library_info *(*info)(void) = 0;
-	switch (lib) {
-	case CUDASTUB_LIB_CUDART: info = cudastub_cudart_info; break;
-	case CUDASTUB_LIB_NVRTC: info = cudastub_nvrtc_info; break;
-	case CUDASTUB_LIB_CUDA: info = cudastub_cuda_info; break;
-	case CUDASTUB_LIB_COUNT: break;
-	}
-	return info ? info() : 0;
-}
-
-static inline cudastub_state cudastub_load(cudastub_lib lib)
-{
-	cudastub_state (*load)(void) = 0;
-	switch (lib) {
-	case CUDASTUB_LIB_CUDART: load = cudastub_cudart_load; break;
-	case CUDASTUB_LIB_NVRTC: load = cudastub_nvrtc_load; break;
-	case CUDASTUB_LIB_CUDA: load = cudastub_cuda_load; break;
-	case CUDASTUB_LIB_COUNT: break;
-	}
-	return load ? load() : CUDASTUB_STATE_NOT_LINKED;
-}
-#endif
 
 #ifdef __cplusplus
 }

@@ -109,9 +109,13 @@ struct cudastub_library {
 	const struct cudastub_soname *sonames;
 	/* pip wheel folders relative to an ancestor of the stub; NULL-ended */
 	const char *const *wheel_dirs;
-	/* Reads the version of a candidate (path as opened); returns 0 when
-	 * the candidate is this library. */
+	/* Reads the version of a candidate (path as opened), as the CUDA
+	 * major and minor it belongs to; returns 0 when the candidate is this
+	 * library. */
 	int (*probe_version)(void *handle, const char *path, int *major, int *minor);
+	/* Optional, for a library versioned apart from CUDA (cuFFT 11.2.1 is
+	 * CUDA 12): its own major, minor and patch; 0 when it answered. */
+	int (*own_version)(void *handle, int own[3]);
 	/* Optional: majors to search before the others (a mask of
 	 * CUDASTUB_MAJOR_BIT), or 0 for no preference; may fill
 	 * info.driver_version and info.choice. Not used under a pin or an
@@ -258,6 +262,21 @@ CUDASTUB_HIDDEN const char *cudastub_elf_reject(const struct cudastub_elf_source
 CUDASTUB_HIDDEN const char *cudastub_elf_check_file(const char *path, int *absent, char *why,
 						    size_t size);
 
+/* loader_candidate.c: whether an opened object is a cudastub build (it
+ * defines a cudastub_<lib>_info of its own), not NVIDIA's. */
+CUDASTUB_HIDDEN int cudastub_is_stub_build(void *handle);
+
+/* loader_release.c: the majors a search tries first, so that the process
+ * keeps one CUDA release (a mask of CUDASTUB_MAJOR_BIT, 0 for none); fills
+ * info.driver_version and info.choice. A library's preferred_majors. */
+CUDASTUB_HIDDEN uint32_t cudastub_release_preference(struct cudastub_search *search);
+
+/* generated/libraries.c, from every spec: each library's SONAMEs that
+ * belong to one CUDA major (the evidence of a release in the process), and
+ * each stub's cudastub_<lib>_info (the mark of a cudastub build). */
+extern const struct cudastub_soname cudastub_release_sonames[] CUDASTUB_HIDDEN;
+extern const char *const cudastub_stub_markers[] CUDASTUB_HIDDEN;
+
 /* loader_companion.c */
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
 
@@ -281,6 +300,16 @@ CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 /* loader_versions.c: a CUDA version (12040) as major and minor; -1 for
  * none (0 or less). */
 CUDASTUB_HIDDEN int cudastub_version_decode(int version, int *major, int *minor);
+/* A library's own version and the first of it in a CUDA release (the
+ * spec's release lines, newest first, ending with cuda_major 0). */
+struct cudastub_release_line {
+	int cuda_major;
+	int first[3]; /* major, minor, patch */
+};
+/* The CUDA major own belongs to: the newest line whose first version is
+ * not newer than own; -1 when own is older than every line. */
+CUDASTUB_HIDDEN int cudastub_release_of(const struct cudastub_release_line *lines,
+					const int own[3]);
 /* "<family>.so.<major>.<minor>[.<more>...]" (libcudart.so.11.8.89) as major
  * and minor: 0, or -1 for any other name. Digits only, no sign, major 1 to
  * 99, minor 0 to 99. */

@@ -23,13 +23,6 @@
 
 #include "loader.h"
 
-/* Any of these in a candidate means it is a cudastub build, not NVIDIA's. */
-static const char *const stub_markers[] = {
-	"cudastub_cudart_info",
-	"cudastub_nvrtc_info",
-	"cudastub_cuda_info",
-};
-
 void cudastub_self_identify(struct cudastub_self *self)
 {
 	Dl_info where;
@@ -65,13 +58,22 @@ static struct link_map *link_map_of(void *handle)
 	return map;
 }
 
-/* True when the marker is defined by this object, not a dependency. */
+static int exports_stub_marker(void *handle, const struct link_map *map);
+
+int cudastub_is_stub_build(void *handle)
+{
+	struct link_map *map = link_map_of(handle);
+
+	return map && exports_stub_marker(handle, map);
+}
+
+/* True when the object exports a cudastub entry point of its own (one of
+ * any stub's cudastub_<lib>_info, generated/libraries.c), not through a
+ * dependency: then it is a cudastub build, not NVIDIA's. */
 static int exports_stub_marker(void *handle, const struct link_map *map)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof stub_markers / sizeof *stub_markers; i++) {
-		void *sym = dlsym(handle, stub_markers[i]);
+	for (const char *const *m = cudastub_stub_markers; *m; m++) {
+		void *sym = dlsym(handle, *m);
 		Dl_info where;
 		struct link_map *owner = NULL;
 
@@ -79,6 +81,24 @@ static int exports_stub_marker(void *handle, const struct link_map *map)
 			return 1;
 	}
 	return 0;
+}
+
+/*
+ * Whether a file the probe says is CUDA have_major may be taken in this
+ * pass. A SONAME that serves several majors (libcurand.so.10: CUDA 11, 12
+ * and 13) is tried when any of them is wanted, and only the probe says
+ * which release the file is: a pass keeping to the process's release
+ * takes no file of another (a later pass may). An override, and a copy
+ * the process already has, are taken for whatever they are, as is any
+ * version of a library with one name for every major (the driver).
+ */
+static int release_wanted(const struct cudastub_search *s, cudastub_source source, int have_major)
+{
+	if (s->pin || source == CUDASTUB_SOURCE_OVERRIDE ||
+	    source == CUDASTUB_SOURCE_ALREADY_LOADED || (s->pass_majors & CUDASTUB_MAJOR_BIT(0)))
+		return 1;
+	return have_major > 0 && have_major < 32 &&
+	       (s->pass_majors & CUDASTUB_MAJOR_BIT(have_major)) != 0;
 }
 
 enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
@@ -89,7 +109,8 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	const char *reason;
 	struct link_map *map;
 	struct cudastub_library *lib = s->lib;
-	int have_major = 0, have_minor = 0;
+	int have_major = 0, have_minor = 0, own[3];
+	char own_text[48];
 	void *handle;
 
 	/* A path with a slash names a file: a missing one is "absent", not a
@@ -168,8 +189,21 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
+	if (!release_wanted(s, source, have_major)) {
+		snprintf(why, sizeof why, "skipped: CUDA %d, not searched in this pass",
+			 have_major);
+		cudastub_log_attempt(s, source, major, path, why);
+		cudastub_dlclose(handle);
+		return CUDASTUB_TRY_REJECTED;
+	}
 
-	snprintf(why, sizeof why, "loaded, version %d.%d", have_major, have_minor);
+	if (lib->own_version && lib->own_version(handle, own) == 0) {
+		snprintf(own_text, sizeof own_text, "%d.%d.%d", own[0], own[1], own[2]);
+		s->info.own_version = cudastub_log_keep(s, own_text);
+		snprintf(why, sizeof why, "loaded, version %s (CUDA %d)", own_text, have_major);
+	} else {
+		snprintf(why, sizeof why, "loaded, version %d.%d", have_major, have_minor);
+	}
 	cudastub_log_attempt(s, source, major, path, why);
 	s->handle = handle;
 	s->info.major = have_major;

@@ -63,6 +63,26 @@ static int major_wanted(struct cudastub_search *s, int major)
 	return (s->pass_majors & CUDASTUB_MAJOR_BIT(major)) != 0;
 }
 
+/*
+ * Whether to try so's file now. A SONAME may serve several majors (cuRAND's
+ * libcurand.so.10 serves 11, 12 and 13; the spec lists it once for each):
+ * it is tried once, at its first entry, if any of its majors is wanted, and
+ * the version probe says which major the file is.
+ */
+static int soname_wanted(struct cudastub_search *s, const struct cudastub_soname *so)
+{
+	const struct cudastub_soname *o;
+	int wanted = 0;
+
+	for (o = s->lib->sonames; o != so; o++)
+		if (!strcmp(o->soname, so->soname))
+			return 0;
+	for (o = so; o->soname; o++)
+		if (!strcmp(o->soname, so->soname))
+			wanted |= major_wanted(s, o->major);
+	return wanted;
+}
+
 /* Tries each wanted SONAME inside one folder, newest first. */
 static enum cudastub_try try_folder(struct cudastub_search *s, const struct cudastub_self *self,
 				    cudastub_source source, const char *dir)
@@ -72,7 +92,7 @@ static enum cudastub_try try_folder(struct cudastub_search *s, const struct cuda
 	enum cudastub_try r;
 
 	for (so = s->lib->sonames; so->soname; so++) {
-		if (!major_wanted(s, so->major))
+		if (!soname_wanted(s, so))
 			continue;
 		if (!path_format(path, "%s/%s", dir, so->soname))
 			continue;
@@ -121,7 +141,7 @@ static int step_already_loaded(struct cudastub_search *s, const struct cudastub_
 
 	cudastub_log_debug(s->lib, "step 2: already loaded in this process");
 	for (so = s->lib->sonames; so->soname; so++)
-		if (major_wanted(s, so->major) &&
+		if (soname_wanted(s, so) &&
 		    cudastub_try_candidate(s, self, CUDASTUB_SOURCE_ALREADY_LOADED, so->major,
 					   so->soname,
 					   RTLD_NOW | RTLD_NOLOAD) == CUDASTUB_TRY_LOADED)
@@ -141,7 +161,7 @@ static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self
 	for (so = s->lib->sonames; so->soname; so++) {
 		char up[PATH_MAX];
 
-		if (!major_wanted(s, so->major))
+		if (!soname_wanted(s, so))
 			continue;
 		strcpy(up, base);
 		for (level = 0; level < WHEEL_ANCESTORS; level++) {
@@ -178,7 +198,7 @@ static int try_toolkit(struct cudastub_search *s, const struct cudastub_self *se
 	int i;
 
 	for (so = s->lib->sonames; so->soname; so++) {
-		if (!major_wanted(s, so->major))
+		if (!soname_wanted(s, so))
 			continue;
 		for (i = 0; i < toolkit_lib_dirs_count; i++) {
 			if (!path_format(path, "%s/%s/%s", root, toolkit_lib_dirs[i], so->soname))
@@ -288,7 +308,7 @@ static int step_loader_search(struct cudastub_search *s, const struct cudastub_s
 
 	cudastub_log_debug(s->lib, "step 5: the dynamic loader's search");
 	for (so = s->lib->sonames; so->soname; so++) {
-		if (!major_wanted(s, so->major))
+		if (!soname_wanted(s, so))
 			continue;
 		struct folder_walk walk = {s, self, so->major, 0};
 

@@ -86,3 +86,16 @@ int cudastub_pin_parse(const char *text, const struct cudastub_soname *sonames, 
 	}
 	return -1;
 }
+
+int cudastub_release_of(const struct cudastub_release_line *lines, const int own[3])
+{
+	for (; lines->cuda_major; lines++) {
+		int k = 0;
+
+		while (k < 3 && own[k] == lines->first[k])
+			k++;
+		if (k == 3 || own[k] > lines->first[k])
+			return lines->cuda_major;
+	}
+	return -1;
+}

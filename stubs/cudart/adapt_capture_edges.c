@@ -35,11 +35,11 @@ typedef cudaError_t (*update_with_data_fn)(cudaStream_t, cudaGraphNode_t *,
 /* The runtime's functions: the plain name's and (12- and 13-ABI stubs) the
  * _ptsz's. */
 static _Atomic(void *) runtime_update;
-#if CUDASTUB_ABI_MAJOR >= 12
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
 static _Atomic(void *) runtime_update_ptsz;
 #endif
 
-#if CUDASTUB_ABI_MAJOR >= 12
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
 /* ---- the edge-data form on a runtime that may lack it ---- */
 
 static cudaError_t update_on_plain(_Atomic(void *) *slot, cudaStream_t stream,
@@ -72,7 +72,7 @@ static cudaError_t update_on_plain_ptsz(cudaStream_t stream, cudaGraphNode_t *de
 }
 #endif
 
-#if CUDASTUB_ABI_MAJOR <= 12
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
 /* ---- the plain form on 13 ---- */
 
 static cudaError_t update_on_13(_Atomic(void *) *slot, cudaStream_t stream,
@@ -92,7 +92,7 @@ static cudaError_t update_on_13_default(cudaStream_t stream, cudaGraphNode_t *de
 }
 #endif
 
-#if CUDASTUB_ABI_MAJOR == 12
+#if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
 static cudaError_t update_on_13_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies,
 				     size_t numDependencies, unsigned int flags)
 {
@@ -102,7 +102,7 @@ static cudaError_t update_on_13_ptsz(cudaStream_t stream, cudaGraphNode_t *depen
 
 /* ---- the stub's entry points (adapt_edge_data.h) ---- */
 
-#if CUDASTUB_ABI_MAJOR >= 13
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
 ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
 	   edge_data_form("cudaStreamUpdateCaptureDependencies",
 			  "cudaStreamUpdateCaptureDependencies",
@@ -119,7 +119,7 @@ ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
 			    (void *)update_on_13_default))
 #endif
 
-#if CUDASTUB_ABI_MAJOR == 12
+#if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
 ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_ptsz,
 	   plain_form_on_13("cudaStreamUpdateCaptureDependencies_ptsz", &runtime_update_ptsz,
 			    (void *)update_on_13_ptsz))

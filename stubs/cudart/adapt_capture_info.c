@@ -60,7 +60,7 @@ static void *use_v2(const char *name, int ptsz, void *adapter)
 	return adapt_translate_to(name, v2_names[ptsz], v2_names[ptsz], &capture_v2[ptsz], adapter);
 }
 
-#if CUDART_VERSION < 13000
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
 static const char *const plain_names[2] = {"cudaStreamGetCaptureInfo",
 					   "cudaStreamGetCaptureInfo_ptsz"};
 static _Atomic(void *) capture_edges[2];
@@ -68,13 +68,13 @@ static _Atomic(void *) capture_edges[2];
 /* 13's form, for callers with fewer outputs. */
 static void *use_13(const char *name, int ptsz, void *adapter)
 {
-	return adapt_translate_on(CUDASTUB_MAJOR_BIT(13), name, plain_names[ptsz],
+	return adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_EDGE_DATA), name, plain_names[ptsz],
 				  plain_names[ptsz], &capture_edges[ptsz], adapter);
 }
 #endif
 
 /* ---- callers with edge data: the 13-ABI plain names, the 12-ABI _v3 ---- */
-#if CUDART_VERSION >= 12030
+#if CUDART_VERSION >= CUDA_VERSION_EDGE_DATA_V2
 
 /* Every edge of a runtime without edge data: type default, ports 0. */
 enum { PLAIN_EDGES_MAX = 1024 };
@@ -124,9 +124,9 @@ static void *edges_on(const char *name, const char *same, int ptsz)
 	int major = adapt_loaded_major();
 	void *fn = NULL;
 
-	if (major == 12 || major == 13)
+	if (major == CUDA_MAJOR_EDGE_DATA_V2 || major == CUDA_MAJOR_EDGE_DATA)
 		fn = adapt_as_is(name, same, same);
-	if (!fn && (major == 12 || major == 11))
+	if (!fn && (major >= ADAPT_OLDEST_MAJOR && major < CUDA_MAJOR_EDGE_DATA))
 		fn = use_v2(name, ptsz, (void *)adapters[ptsz]);
 	return fn;
 }
@@ -134,7 +134,7 @@ static void *edges_on(const char *name, const char *same, int ptsz)
 #endif /* edge-data callers */
 
 /* ---- _v2 callers: the 11- and 12-ABI _v2 names ---- */
-#if CUDART_VERSION < 13000
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
 
 static cudaError_t v2_by_13(int ptsz, cudaStream_t stream,
 			    enum cudaStreamCaptureStatus *captureStatus_out,
@@ -163,27 +163,27 @@ ADAPT_HOOK(cudaStreamGetCaptureInfo_v2_ptsz,
 #endif /* _v2 callers */
 
 /* ---- the hooks of the plain names and of _v3 ---- */
-#if CUDART_VERSION >= 13000
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
 
 ADAPT_HOOK(cudaStreamGetCaptureInfo,
 	   edges_on("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v3", 0))
 ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz,
 	   edges_on("cudaStreamGetCaptureInfo_ptsz", "cudaStreamGetCaptureInfo_v3_ptsz", 1))
 
-#elif CUDART_VERSION >= 12030
+#elif CUDART_VERSION >= CUDA_VERSION_EDGE_DATA_V2
 
 ADAPT_HOOK(cudaStreamGetCaptureInfo_v3,
 	   edges_on("cudaStreamGetCaptureInfo_v3",
-		    adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo"
-					       : "cudaStreamGetCaptureInfo_v3",
+		    adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA ? "cudaStreamGetCaptureInfo"
+								 : "cudaStreamGetCaptureInfo_v3",
 		    0))
-ADAPT_HOOK(cudaStreamGetCaptureInfo_v3_ptsz,
-	   edges_on("cudaStreamGetCaptureInfo_v3_ptsz",
-		    adapt_loaded_major() == 13 ? "cudaStreamGetCaptureInfo_ptsz"
-					       : "cudaStreamGetCaptureInfo_v3_ptsz",
-		    1))
+ADAPT_HOOK(cudaStreamGetCaptureInfo_v3_ptsz, edges_on("cudaStreamGetCaptureInfo_v3_ptsz",
+						      adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA
+							      ? "cudaStreamGetCaptureInfo_ptsz"
+							      : "cudaStreamGetCaptureInfo_v3_ptsz",
+						      1))
 
-#elif CUDART_VERSION < 12000
+#elif CUDASTUB_ABI_MAJOR < CUDA_MAJOR_CAPTURE_INFO_IS_V2
 
 /* The 11-ABI three-output form: 12's _v2 or 13's form, the rest NULL. */
 static cudaError_t status_and_id(int ptsz, cudaStream_t stream,
@@ -210,9 +210,9 @@ static void *three_outputs_on(const char *name, int ptsz, void *adapter)
 {
 	int major = adapt_loaded_major();
 
-	if (major == 13)
+	if (major == CUDA_MAJOR_EDGE_DATA)
 		return use_13(name, ptsz, adapter);
-	if (major == 12)
+	if (major == CUDA_MAJOR_CAPTURE_INFO_IS_V2)
 		return use_v2(name, ptsz, adapter);
 	return NULL;
 }

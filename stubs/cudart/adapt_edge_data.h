@@ -23,7 +23,7 @@
  * it, to 13's functions. */
 struct cudaGraphEdgeData_st;
 
-#if CUDART_VERSION >= 12000
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
 #include "cudart_layouts.h"
 
 _Static_assert(sizeof(cudaGraphEdgeData) == CUDASTUB_LAYOUT_cudaGraphEdgeData_st_12_SIZE &&
@@ -50,11 +50,13 @@ static inline int edges_are_default(const cudaGraphEdgeData *edgeData, size_t co
 static inline void *edge_data_form(const char *stub_name, const char *name, const char *name_v2,
 				   _Atomic(void *) *slot, void *translator)
 {
-	void *v2 = adapt_loaded_major() == 12 && name_v2 ? adapt_loaded_symbol(name_v2) : NULL;
+	void *v2 = adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA_V2 && name_v2
+			   ? adapt_loaded_symbol(name_v2)
+			   : NULL;
 
 	if (v2)
 		return adapt_chosen(stub_name, "12.3+'s _v2, as it is", v2);
-	return adapt_translate_on(CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), stub_name, name,
+	return adapt_translate_on(ADAPT_MAJORS_BEFORE(CUDA_MAJOR_EDGE_DATA), stub_name, name,
 				  "the plain form, default edges only", slot, translator);
 }
 
@@ -62,8 +64,8 @@ static inline void *edge_data_form(const char *stub_name, const char *name, cons
  * NAME, stored in slot, or NULL elsewhere. */
 static inline void *plain_form_on_13(const char *name, _Atomic(void *) *slot, void *translator)
 {
-	return adapt_translate_on(CUDASTUB_MAJOR_BIT(13), name, name, "13's, edge data NULL", slot,
-				  translator);
+	return adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_EDGE_DATA), name, name,
+				  "13's, edge data NULL", slot, translator);
 }
 
 /* A 12-ABI NAME_v2, which the loader did not find: 13's plain NAME as it is;
@@ -73,7 +75,7 @@ static inline void *plain_form_on_13(const char *name, _Atomic(void *) *slot, vo
 static inline void *v2_form(const char *stub_name, const char *name, _Atomic(void *) *slot,
 			    void *translator)
 {
-	if (adapt_loaded_major() == 13)
+	if (adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA)
 		return adapt_as_is(stub_name, name, "13's plain name, as it is");
 	return edge_data_form(stub_name, name, NULL, slot, translator);
 }

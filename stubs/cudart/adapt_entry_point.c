@@ -55,7 +55,7 @@ static const char *const versioned_names[2] = {"cudaGetDriverEntryPointByVersion
 					       "cudaGetDriverEntryPointByVersion_ptsz"};
 static _Atomic(void *) by_version[2];
 
-#if CUDART_VERSION < 12000
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_ENTRY_POINT_STATUS
 
 /* The loaded runtime's forms (the status an int: 11.8 has no enum for it);
  * [0] legacy stream, [1] _ptsz. */
@@ -99,7 +99,7 @@ static void *entry_point_on_newer(const char *name, int ptsz)
 	void *versioned, *plain;
 	int major = adapt_loaded_major();
 
-	if (major != 12 && major != 13)
+	if (major < CUDA_MAJOR_ENTRY_POINT_STATUS || major > ADAPT_NEWEST_MAJOR)
 		return NULL;
 	versioned = adapt_loaded_symbol(versioned_names[ptsz]);
 	plain = adapt_loaded_symbol(plain_names[ptsz]);
@@ -174,10 +174,10 @@ static void *entry_point_on_other_major(const char *name, int ptsz)
 							     entry_point_pinned_ptsz};
 	int major = adapt_loaded_major();
 
-	if (major == 11)
+	if (major >= ADAPT_OLDEST_MAJOR && major < CUDA_MAJOR_ENTRY_POINT_STATUS)
 		return adapt_translate_to(name, plain_names[ptsz], "11's form",
 					  &without_status[ptsz], (void *)on_11[ptsz]);
-	if (major < 12 || major == CUDART_VERSION / 1000)
+	if (major < CUDA_MAJOR_ENTRY_POINT_STATUS || major == CUDASTUB_ABI_MAJOR)
 		return NULL;
 	return adapt_translate_to(name, versioned_names[ptsz],
 				  "ByVersion with the stub's CUDA version", &by_version[ptsz],

@@ -26,7 +26,7 @@
 
 #include "adapt_loaded.h"
 
-#if CUDART_VERSION < 12000
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO
 
 /* cudaGraphExecUpdateResultInfo as the 12.4 and 13.0 records give it (size
  * 24: result 0, an enum; errorNode 8; errorFromNode 16). It has one layout
@@ -66,7 +66,7 @@ static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t
 }
 
 ADAPT_HOOK(cudaGraphExecUpdate,
-	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13),
+	   adapt_translate_on(ADAPT_MAJORS_FROM(CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO),
 			      "cudaGraphExecUpdate", "cudaGraphExecUpdate", "the resultInfo form",
 			      &update_12, (void *)update_by_result_info))
 
@@ -98,7 +98,8 @@ static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t
 }
 
 ADAPT_HOOK(cudaGraphExecUpdate,
-	   adapt_translate_on(CUDASTUB_MAJOR_BIT(11), "cudaGraphExecUpdate", "cudaGraphExecUpdate",
-			      "the two-output form", &update_11, (void *)update_by_two_outputs))
+	   adapt_translate_on(ADAPT_MAJORS_BEFORE(CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO),
+			      "cudaGraphExecUpdate", "cudaGraphExecUpdate", "the two-output form",
+			      &update_11, (void *)update_by_two_outputs))
 
 #endif

@@ -85,7 +85,7 @@ _Static_assert(REMOVE_DEPENDENCIES == ADD_DEPENDENCIES + 1 &&
 		       NODE_GET_DEPENDENT_NODES == NODE_GET_DEPENDENCIES + 1,
 	       "twins are adjacent");
 
-#if CUDASTUB_ABI_MAJOR >= 12
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
 /* ---- the edge-data form on a runtime that may lack it (11.x, 12.0-12.2) ---- */
 
 /* inline: Add and Remove each stay the whole translator they were. */
@@ -156,7 +156,7 @@ ADAPT_TWINS(cudaError_t, node_edges_on_plain, node_get_dependencies_on_plain,
 	    (node, nodes, edgeData, count))
 #endif
 
-#if CUDASTUB_ABI_MAJOR <= 12
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
 /* ---- the plain form on 13 ---- */
 
 static cudaError_t add_edges_on_13(int which, cudaGraph_t graph, const cudaGraphNode_t *from,
@@ -198,7 +198,7 @@ ADAPT_TWINS(cudaError_t, node_edges_on_13, node_get_dependencies_on_13,
 
 /* ---- the stub's entry points, by the build's ABI (adapt_edge_data.h) ---- */
 
-#if CUDASTUB_ABI_MAJOR >= 12
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
 /* Edge-data callers on a runtime without edge data. */
 static void *const on_plain[EDGE_FUNCTIONS] = {
 	[ADD_DEPENDENCIES] = (void *)add_dependencies_on_plain,
@@ -209,7 +209,7 @@ static void *const on_plain[EDGE_FUNCTIONS] = {
 };
 #endif
 
-#if CUDASTUB_ABI_MAJOR >= 13
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
 static void *stand_in(enum edge_function f)
 {
 	return edge_data_form(names[f].name, names[f].name, names[f].name_v2, &runtime[f],
@@ -236,7 +236,7 @@ ADAPT_HOOK(cudaGraphGetEdges, stand_in(GET_EDGES))
 ADAPT_HOOK(cudaGraphNodeGetDependencies, stand_in(NODE_GET_DEPENDENCIES))
 ADAPT_HOOK(cudaGraphNodeGetDependentNodes, stand_in(NODE_GET_DEPENDENT_NODES))
 
-#if CUDASTUB_ABI_MAJOR == 12
+#if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
 /* NAME_v2, which the loader did not find. */
 static void *v2_stand_in(enum edge_function f)
 {

@@ -45,7 +45,7 @@
 #include "adapt_loaded.h"
 #include "cudart_layouts.h"
 
-#if CUDASTUB_ABI_MAJOR >= 12
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_GRAPH_NODE_PARAMS
 _Static_assert(sizeof(struct cudaGraphNodeParams) == CUDASTUB_LAYOUT_cudaGraphNodeParams_12_SIZE &&
 		       sizeof(struct cudaGraphNodeParams) ==
 			       CUDASTUB_LAYOUT_cudaGraphNodeParams_13_SIZE,
@@ -83,7 +83,7 @@ typedef cudaError_t (*exec_node_set_params_fn)(cudaGraphExec_t, cudaGraphNode_t,
 
 static _Atomic(void *) runtime_add_node;
 
-#if CUDASTUB_ABI_MAJOR >= 13
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE
 /* Whether 12.x can honour a 13 node's parameters. */
 static int node_params_fit_12(const struct cudaGraphNodeParams *p)
 {
@@ -121,7 +121,7 @@ static cudaError_t add_node_on_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
 }
 #endif
 
-#if CUDASTUB_ABI_MAJOR >= 13
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE
 static _Atomic(void *) runtime_node_set_params;
 static _Atomic(void *) runtime_exec_node_set_params;
 
@@ -165,7 +165,7 @@ static void *add_node_on_12(void)
 {
 	void *fn;
 
-	if (adapt_loaded_major() != 12)
+	if (adapt_loaded_major() != CUDA_MAJOR_GRAPH_NODE_PARAMS)
 		return NULL;
 	fn = adapt_translate_to("cudaGraphAddNode", "cudaGraphAddNode_v2",
 				"12.3+'s _v2, parameters checked", &runtime_add_node,
@@ -179,15 +179,17 @@ static void *add_node_on_12(void)
 
 ADAPT_HOOK(cudaGraphAddNode, add_node_on_12())
 ADAPT_HOOK(cudaGraphNodeSetParams,
-	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12), "cudaGraphNodeSetParams",
-			      "cudaGraphNodeSetParams", "parameters checked",
-			      &runtime_node_set_params, (void *)node_set_params_on_12))
+	   adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_GRAPH_NODE_PARAMS),
+			      "cudaGraphNodeSetParams", "cudaGraphNodeSetParams",
+			      "parameters checked", &runtime_node_set_params,
+			      (void *)node_set_params_on_12))
 ADAPT_HOOK(cudaGraphExecNodeSetParams,
-	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12), "cudaGraphExecNodeSetParams",
-			      "cudaGraphExecNodeSetParams", "parameters checked",
-			      &runtime_exec_node_set_params, (void *)exec_node_set_params_on_12))
+	   adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_GRAPH_NODE_PARAMS),
+			      "cudaGraphExecNodeSetParams", "cudaGraphExecNodeSetParams",
+			      "parameters checked", &runtime_exec_node_set_params,
+			      (void *)exec_node_set_params_on_12))
 
-#elif CUDASTUB_ABI_MAJOR == 12
+#elif CUDASTUB_ABI_MAJOR == CUDA_MAJOR_GRAPH_NODE_PARAMS
 static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 				  const cudaGraphNode_t *pDependencies, size_t numDependencies,
 				  struct cudaGraphNodeParams *nodeParams)
@@ -201,7 +203,7 @@ static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
 /* 13's name as it is: the same prototype and bytes. */
 static void *as_is_on_13(const char *name)
 {
-	if (adapt_loaded_major() != 13)
+	if (adapt_loaded_major() != CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE)
 		return NULL;
 	return adapt_as_is(name, name, "13's, as it is");
 }

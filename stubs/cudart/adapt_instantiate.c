@@ -33,14 +33,14 @@
 
 /* The values of 12.0's and 13.0's enum cudaGraphInstantiateFlags. */
 enum { FLAG_UPLOAD = 2, FLAG_DEVICE_LAUNCH = 4 };
-#if CUDART_VERSION >= 12000
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_INSTANTIATE_FLAGS
 _Static_assert((int)cudaGraphInstantiateFlagUpload == FLAG_UPLOAD,
 	       "cudaGraphInstantiateFlagUpload");
 _Static_assert((int)cudaGraphInstantiateFlagDeviceLaunch == FLAG_DEVICE_LAUNCH,
 	       "cudaGraphInstantiateFlagDeviceLaunch");
 #endif
 
-#if CUDART_VERSION < 12000
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_INSTANTIATE_FLAGS
 
 /* struct cudaGraphInstantiateParams_st as the 12.4 and 13.0 records give it
  * (size 32: flags 0, uploadStream 8, errNode_out 16, result_out 24, an enum).
@@ -81,7 +81,7 @@ static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_
 }
 
 ADAPT_HOOK(cudaGraphInstantiate,
-	   adapt_translate_on(CUDASTUB_MAJOR_BIT(12) | CUDASTUB_MAJOR_BIT(13),
+	   adapt_translate_on(ADAPT_MAJORS_FROM(CUDA_MAJOR_INSTANTIATE_FLAGS),
 			      "cudaGraphInstantiate", "cudaGraphInstantiateWithParams",
 			      "cudaGraphInstantiateWithParams", &with_params,
 			      (void *)instantiate_by_params))
@@ -114,8 +114,9 @@ static cudaError_t instantiate_on_11(cudaGraphExec_t *pGraphExec, cudaGraph_t gr
 static void *instantiate_by_flags_on_11(void)
 {
 	void *by_flags, *old;
+	int major = adapt_loaded_major();
 
-	if (adapt_loaded_major() != 11)
+	if (major < ADAPT_OLDEST_MAJOR || major >= CUDA_MAJOR_INSTANTIATE_FLAGS)
 		return NULL;
 	by_flags = adapt_loaded_symbol("cudaGraphInstantiateWithFlags");
 	old = adapt_loaded_symbol("cudaGraphInstantiate");

@@ -48,6 +48,61 @@ static inline void *adapt_chosen(const char *name, const char *how, void *target
  * a runtime outside them is not translated for. */
 enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
 
+/* The recorded majors (CUDASTUB_MAJOR_BIT) from `first` on, and those
+ * before it: the runtimes that have, and that lack, what `first` brought. */
+#define ADAPT_MAJORS_FROM(first)                                                                   \
+	(CUDASTUB_MAJOR_BIT(ADAPT_NEWEST_MAJOR + 1) - CUDASTUB_MAJOR_BIT(first))
+#define ADAPT_MAJORS_BEFORE(first)                                                                 \
+	(CUDASTUB_MAJOR_BIT(first) - CUDASTUB_MAJOR_BIT(ADAPT_OLDEST_MAJOR))
+
+/*
+ * Where the prototypes the adapters translate changed, as NVIDIA's headers
+ * show it, named by what changed. CUDA_MAJOR_X is the first major with X;
+ * CUDA_VERSION_X its first release, spelled as CUDART_VERSION spells it
+ * (1000 * major + 10 * minor). The adapters name majors and versions only
+ * through these, CUDASTUB_ABI_MAJOR (the build's headers) and the recorded
+ * majors above. They are macros, for #if as well as code.
+ */
+#define CUDA_MAJOR_OF(version) ((version) / 1000)
+
+/* 12.0: cudaGraphInstantiate takes flags (cudaGraphInstantiateWithParams
+ * reports the error node), cudaGraphExecUpdate fills a
+ * cudaGraphExecUpdateResultInfo, and cudaGetDriverEntryPoint has an
+ * enum cudaDriverEntryPointQueryResult *driverStatus output. */
+#define CUDA_MAJOR_INSTANTIATE_FLAGS	   12
+#define CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO 12
+#define CUDA_MAJOR_ENTRY_POINT_STATUS	   12
+
+/* 12.0: cudaStreamGetCaptureInfo is #defined as cudaStreamGetCaptureInfo_v2;
+ * the three-output cudaStreamGetCaptureInfo is exported, no longer
+ * declared. */
+#define CUDA_MAJOR_CAPTURE_INFO_IS_V2 12
+
+/* 12.2: cudaMemAdvise_v2 and cudaMemPrefetchAsync_v2[_ptsz] take a struct
+ * cudaMemLocation (and enum cudaMemLocationType has cudaMemLocationTypeHost);
+ * 13.0 gave cudaMemAdvise and cudaMemPrefetchAsync[_ptsz] those
+ * prototypes, and has no _v2 names. */
+#define CUDA_VERSION_MEM_LOCATION_V2 12020
+#define CUDA_MAJOR_MEM_LOCATION_V2   CUDA_MAJOR_OF(CUDA_VERSION_MEM_LOCATION_V2)
+#define CUDA_MAJOR_MEM_LOCATION	     13
+
+/* 12.2: generic graph nodes, struct cudaGraphNodeParams with
+ * cudaGraphAddNode, cudaGraphNodeSetParams and cudaGraphExecNodeSetParams.
+ * 13.0 added cudaChildGraphNodeParams.ownership and cudaMemPoolProps.usage
+ * to two of its members (and edge data to cudaGraphAddNode: below). */
+#define CUDA_VERSION_GRAPH_NODE_PARAMS	       12020
+#define CUDA_MAJOR_GRAPH_NODE_PARAMS	       CUDA_MAJOR_OF(CUDA_VERSION_GRAPH_NODE_PARAMS)
+#define CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE 13
+
+/* 12.3: cudaGraphEdgeData, taken by NAME_v2 of the graph-edge functions
+ * (cudaGraphAddDependencies, ...), of cudaGraphAddNode and of
+ * cudaStreamUpdateCaptureDependencies, and by cudaStreamGetCaptureInfo_v3.
+ * 13.0 gave the plain names those prototypes, and has no _v2 or _v3 names
+ * of them. */
+#define CUDA_VERSION_EDGE_DATA_V2 12030
+#define CUDA_MAJOR_EDGE_DATA_V2	  CUDA_MAJOR_OF(CUDA_VERSION_EDGE_DATA_V2)
+#define CUDA_MAJOR_EDGE_DATA	  13
+
 /* A function's name and the name of its _v2 form (the newer prototype). */
 struct adapt_names {
 	const char *name, *name_v2;
@@ -95,23 +150,6 @@ static inline void *adapt_translate_on(uint32_t majors, const char *stub_name, c
 	if (!(majors & CUDASTUB_MAJOR_BIT(adapt_loaded_major())))
 		return NULL;
 	return adapt_translate_to(stub_name, name, how, slot, translator);
-}
-
-/* What stands in for `name` where the runtime's layouts may not be the
- * stub's: the runtime's own function when differs(major) says they are the
- * same, else translator over it (how: its rule, for the debug log). NULL
- * without a runtime of a recorded major that exports `name`. */
-static inline void *adapt_translate_if_differs(int (*differs)(int major), const char *name,
-					       _Atomic(void *) *slot, void *translator,
-					       const char *how)
-{
-	int major = adapt_loaded_major();
-
-	if (major < ADAPT_OLDEST_MAJOR || major > ADAPT_NEWEST_MAJOR)
-		return NULL;
-	if (!differs(major))
-		return adapt_as_is(name, name, "the same layouts, as it is");
-	return adapt_translate_to(name, name, how, slot, translator);
 }
 
 /* Defines the hook the generated resolver of `name` calls when the loader

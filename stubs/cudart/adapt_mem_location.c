@@ -42,7 +42,7 @@
 enum { LOCATION_DEVICE = 1, LOCATION_HOST = 2 };
 _Static_assert((int)cudaMemLocationTypeDevice == LOCATION_DEVICE,
 	       "cudaMemLocationTypeDevice moved");
-#if CUDART_VERSION >= 12020
+#if CUDART_VERSION >= CUDA_VERSION_MEM_LOCATION_V2
 _Static_assert((int)cudaMemLocationTypeHost == LOCATION_HOST, "cudaMemLocationTypeHost moved");
 #endif
 /* The 11.8, 12.4 and 13.0 records agree: 8 bytes, type at 0, id at 4. So
@@ -71,7 +71,7 @@ static const struct adapt_names names[MEM_FUNCTIONS] = {
 };
 
 /* ---- callers with a location: the 13-ABI plain names, the 12-ABI _v2 ---- */
-#if CUDART_VERSION >= 12020
+#if CUDART_VERSION >= CUDA_VERSION_MEM_LOCATION_V2
 
 static _Atomic(void *) device_form[MEM_FUNCTIONS];
 
@@ -133,7 +133,7 @@ static void *location_form(const char *name, int same_major, const char *same, e
 	if (adapt_loaded_major() == same_major)
 		fn = adapt_as_is(name, same, same);
 	if (!fn)
-		fn = adapt_translate_on(CUDASTUB_MAJOR_BIT(11) | CUDASTUB_MAJOR_BIT(12), name,
+		fn = adapt_translate_on(ADAPT_MAJORS_BEFORE(CUDA_MAJOR_MEM_LOCATION), name,
 					names[f].name, "the device form", &device_form[f],
 					by_device[f]);
 	return fn;
@@ -142,7 +142,7 @@ static void *location_form(const char *name, int same_major, const char *same, e
 #endif /* location callers */
 
 /* ---- callers with a device ordinal: the 11- and 12-ABI plain names ---- */
-#if CUDART_VERSION < 13000
+#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_MEM_LOCATION
 
 static _Atomic(void *) location_form_13[MEM_FUNCTIONS];
 
@@ -191,8 +191,8 @@ static void *device_form_on_13(enum mem_function f)
 		[ADVISE] = (void *)advise_by_location,
 	};
 
-	return adapt_translate_on(CUDASTUB_MAJOR_BIT(13), names[f].name, names[f].name,
-				  "13's cudaMemLocation form", &location_form_13[f],
+	return adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_MEM_LOCATION), names[f].name,
+				  names[f].name, "13's cudaMemLocation form", &location_form_13[f],
 				  by_location[f]);
 }
 
@@ -200,11 +200,11 @@ static void *device_form_on_13(enum mem_function f)
 
 /* ---- the hooks ---- */
 
-#if CUDART_VERSION >= 13000
+#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_MEM_LOCATION
 /* 13's names; 12.2+ has the same functions as _v2. */
 static void *stand_in(enum mem_function f)
 {
-	return location_form(names[f].name, 12, names[f].name_v2, f);
+	return location_form(names[f].name, CUDA_MAJOR_MEM_LOCATION_V2, names[f].name_v2, f);
 }
 #else
 static void *stand_in(enum mem_function f)
@@ -217,11 +217,11 @@ ADAPT_HOOK(cudaMemAdvise, stand_in(ADVISE))
 ADAPT_HOOK(cudaMemPrefetchAsync, stand_in(PREFETCH))
 ADAPT_HOOK(cudaMemPrefetchAsync_ptsz, stand_in(PREFETCH_PTSZ))
 
-#if CUDART_VERSION >= 12020 && CUDART_VERSION < 13000
+#if CUDART_VERSION >= CUDA_VERSION_MEM_LOCATION_V2 && CUDASTUB_ABI_MAJOR < CUDA_MAJOR_MEM_LOCATION
 /* The 12-ABI _v2 names: 13's plain names are the same functions. */
 static void *v2_stand_in(enum mem_function f)
 {
-	return location_form(names[f].name_v2, 13, names[f].name, f);
+	return location_form(names[f].name_v2, CUDA_MAJOR_MEM_LOCATION, names[f].name, f);
 }
 
 ADAPT_HOOK(cudaMemAdvise_v2, v2_stand_in(ADVISE))

@@ -65,3 +65,20 @@ const char *cli_raw_entry(const char *json, const char *name)
 	entry[len] = '\0';
 	return entry;
 }
+
+/* True when the table row starting with name holds each word, in order. */
+int cli_text_row_has(const char *text, const char *name, const char *state, const char *version)
+{
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *s, *v;
+		size_t len = strcspn(line, "\n");
+
+		if (strncmp(line, name, strlen(name)) || line[strlen(name)] != ' ')
+			continue;
+		s = strstr(line, state);
+		v = s ? strstr(s, version) : NULL;
+		return s && v && (size_t)(v - line) < len;
+	}
+	return 0;
+}

@@ -31,4 +31,8 @@ const char *cli_real_nvrtc(void);
  * to the next entry's. Static buffer; empty when there is none. */
 const char *cli_raw_entry(const char *json, const char *name);
 
+/* Whether the text report's table row starting with name holds each word,
+ * in order, whatever width the other rows give the columns. */
+int cli_text_row_has(const char *text, const char *name, const char *state, const char *version);
+
 #endif

@@ -216,6 +216,8 @@ static void print_info(const cudastub_library_info *info)
 	printf("info_major=%d\ninfo_minor=%d\nabi_major=%d\n", info->major, info->minor,
 	       info->abi_major);
 	printf("search_runs=%lu\ndlopen_calls=%lu\n", info->search_runs, info->dlopen_calls);
+	printf("driver_version=%d\nchoice=%s\n", info->driver_version,
+	       info->choice ? info->choice : "");
 	printf("attempts=%u\n", info->attempt_count);
 	for (i = 0; i < info->attempt_count; i++)
 		printf("attempt.%u=%s|%s\n", i, info->attempts[i].path, info->attempts[i].outcome);

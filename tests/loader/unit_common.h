@@ -9,7 +9,8 @@
  *   preload        ok / failed (only with TEST_PRELOAD)
  *   version_rc     nvrtcVersion's return, with major= and minor=
  *   state, source, path, error, info_major, info_minor, abi_major,
- *   search_runs, dlopen_calls, attempts, attempt.<i>=<path>|<outcome>
+ *   search_runs, dlopen_calls, driver_version, choice, attempts,
+ *   attempt.<i>=<path>|<outcome>
  *   fake           1 when the loaded library is one of the test fakes;
  *                  then also ptx_rc, ptx (the fake's tag), ptx_size_rc,
  *                  ptx_size, pch_rc, pch (sentinel 77 if untouched)

@@ -20,20 +20,42 @@
 #error "CUDASTUB_CLI_VERSION comes from the build (the project version)"
 #endif
 
+/* One file name a library goes by, and the CUDA major it belongs to (0:
+ * every major, the driver's libcuda.so.1). */
+struct cli_soname {
+	int major;
+	const char *name;
+};
+
+/* Every library a stub stands in for, in cudastub_lib order (generated
+ * from the specs: generated/libraries.c). A number no library has (a hole:
+ * one retired) is all zero, its name NULL. */
+struct cli_known_library {
+	const char *name;		  /* "cudart" */
+	const char *what;		  /* "runtime", for messages */
+	const char *env_path;		  /* "CUDASTUB_CUDART_PATH" */
+	int release_aware;		  /* see struct cli_library */
+	const char *stub;		  /* "libcudart_stub.so", the stub's file and SONAME */
+	const struct cli_soname *sonames; /* ends with {0, NULL} */
+};
+extern const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT];
+
 /* One library as the report shows it. */
 struct cli_library {
 	const char *name;     /* "cudart", "nvrtc" or "cuda" */
 	const char *env_path; /* the override variable, "CUDASTUB_NVRTC_PATH" */
-	/* whether its stub prefers the majors the driver supports (cudart) */
-	int driver_aware;
+	/* whether its stub prefers the process's CUDA release (every library
+	 * but the driver; stubs/common/loader_release.c) */
+	int release_aware;
 	/* A copy of the stub's info; for a stub this command does not link,
 	 * state NOT_LINKED and everything else empty. */
 	cudastub_library_info info;
 };
 
-/* Fills libs[CUDASTUB_LIB_COUNT]. With load set, runs each linked stub's
- * search first; without, reports only what needs no loading. */
-void cli_collect(struct cli_library *libs, int load);
+/* Fills libs[CUDASTUB_LIB_COUNT] with every library, in cudastub_lib order
+ * less the holes, and returns how many. With load set, runs each linked
+ * stub's search first; without, reports only what needs no loading. */
+int cli_collect(struct cli_library *libs, int load);
 
 void cli_info_text(FILE *out, const struct cli_library *libs, int count);
 void cli_info_json(FILE *out, const struct cli_library *libs, int count);

@@ -47,10 +47,11 @@ void cli_usage(FILE *out)
 static void version(FILE *out)
 {
 	struct cli_library libs[CUDASTUB_LIB_COUNT];
+	int count;
 
 	fprintf(out, "cudastub %s\n", CUDASTUB_CLI_VERSION);
-	cli_collect(libs, 0);
-	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++)
+	count = cli_collect(libs, 0);
+	for (int i = 0; i < count; i++)
 		if (libs[i].info.state != CUDASTUB_STATE_NOT_LINKED)
 			fprintf(out, "%s stub: built for CUDA %d.%d\n", libs[i].name,
 				libs[i].info.abi_major, libs[i].info.abi_minor);

@@ -7,30 +7,21 @@
 
 #include <string.h>
 
-#include "cuda_names.h"
-#include "cudart_names.h"
-#include "nvrtc_names.h"
-
-/* In cudastub_lib order. */
-static const struct {
-	const char *name, *env_path;
-	int driver_aware;
-} known[CUDASTUB_LIB_COUNT] = {
-	[CUDASTUB_LIB_CUDART] = {"cudart", CUDASTUB_CUDART_ENV_PATH, 1},
-	[CUDASTUB_LIB_NVRTC] = {"nvrtc", CUDASTUB_NVRTC_ENV_PATH, 0},
-	[CUDASTUB_LIB_CUDA] = {"cuda", CUDASTUB_CUDA_ENV_PATH, 0},
-};
-
-void cli_collect(struct cli_library *libs, int load)
+int cli_collect(struct cli_library *libs, int load)
 {
+	int n = 0;
+
 	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++) {
 		const cudastub_library_info *info;
-		struct cli_library *l = &libs[i];
+		struct cli_library *l = &libs[n];
 
+		if (!cli_known_libraries[i].name)
+			continue; /* a hole */
+		n++;
 		memset(l, 0, sizeof *l);
-		l->name = known[i].name;
-		l->env_path = known[i].env_path;
-		l->driver_aware = known[i].driver_aware;
+		l->name = cli_known_libraries[i].name;
+		l->env_path = cli_known_libraries[i].env_path;
+		l->release_aware = cli_known_libraries[i].release_aware;
 		if (load)
 			cudastub_load((cudastub_lib)i);
 		info = cudastub_info((cudastub_lib)i);
@@ -44,6 +35,7 @@ void cli_collect(struct cli_library *libs, int load)
 		if (!l->info.name)
 			l->info.name = l->name;
 	}
+	return n;
 }
 
 static void info_usage(FILE *out)
@@ -63,7 +55,7 @@ static void info_usage(FILE *out)
 int cli_info(int argc, char **argv)
 {
 	struct cli_library libs[CUDASTUB_LIB_COUNT];
-	int json = 0;
+	int json = 0, count;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
@@ -77,10 +69,10 @@ int cli_info(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	cli_collect(libs, 1);
+	count = cli_collect(libs, 1);
 	if (json)
-		cli_info_json(stdout, libs, CUDASTUB_LIB_COUNT);
+		cli_info_json(stdout, libs, count);
 	else
-		cli_info_text(stdout, libs, CUDASTUB_LIB_COUNT);
+		cli_info_text(stdout, libs, count);
 	return 0;
 }

@@ -5,11 +5,12 @@
  *                   "abi_major", "abi_minor", "error",
  *                   "tried": [{"source", "major", "path", "outcome"}],
  *                   "tried_dropped", "dlopen_calls",
- *                   "driver_version", "choice"}]}
+ *                   "driver_version", "choice", "own_version"}]}
  * States and sources are the strings of cudastub_state_name() and
  * cudastub_source_name(); path and error are null when there is none.
  * driver_version is the CUDA version the driver reported (12040), or 0;
- * choice is why a major was preferred, or null (cudart only sets them).
+ * choice is why a major was preferred, or null; own_version is the
+ * version of a library versioned apart from CUDA ("11.2.1"), or null.
  */
 #include "cli.h"
 #include "json.h"
@@ -47,6 +48,7 @@ static void write_library(struct json_writer *w, const struct cli_library *l)
 	json_member_uint(w, "dlopen_calls", info->dlopen_calls);
 	json_member_int(w, "driver_version", info->driver_version);
 	json_member_string(w, "choice", info->choice);
+	json_member_string(w, "own_version", info->own_version);
 	json_object_end(w);
 }
 

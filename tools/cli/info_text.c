@@ -16,9 +16,14 @@ static void summary_table(FILE *out, const struct cli_library *libs, int count)
 		const cudastub_library_info *info = &libs[i].info;
 		int loaded = info->state == CUDASTUB_STATE_LOADED;
 		int linked = info->state != CUDASTUB_STATE_NOT_LINKED;
-		char version[32], abi[32];
+		char version[80], abi[32];
 
-		snprintf(version, sizeof version, "%d.%d", info->major, info->minor);
+		/* a library versioned apart from CUDA: its own, and CUDA's major */
+		if (info->own_version)
+			snprintf(version, sizeof version, "%.40s (CUDA %d)", info->own_version,
+				 info->major);
+		else
+			snprintf(version, sizeof version, "%d.%d", info->major, info->minor);
 		snprintf(abi, sizeof abi, "%d.%d", info->abi_major, info->abi_minor);
 		table_row(&t, libs[i].name, cudastub_state_name(info->state),
 			  loaded ? version : NULL,
@@ -47,21 +52,22 @@ static void attempts_table(FILE *out, const cudastub_library_info *info)
 	table_free(&t);
 }
 
-/* The driver the choice of major rested on, and why that major. */
-static void driver_line(FILE *out, const cudastub_library_info *info)
+/* What the choice of major rested on (stubs/common/loader_release.c):
+ * the driver it asked, or the release already in the process, and why. */
+static void release_line(FILE *out, const cudastub_library_info *info)
 {
 	if (info->driver_version > 0)
-		fprintf(out, "  driver: CUDA %d.%d (cuDriverGetVersion %d)",
+		fprintf(out, "  driver: CUDA %d.%d (cuDriverGetVersion %d); ",
 			info->driver_version / 1000, (info->driver_version % 1000) / 10,
 			info->driver_version);
 	else
-		fputs("  driver: none consulted (no libcuda.so.1 answered, or a pin or an "
-		      "override chose)",
-		      out);
-	if (info->choice) {
-		fputs("; ", out);
+		fputs("  release: ", out);
+	if (info->choice)
 		table_put_text(out, info->choice);
-	}
+	else
+		fputs("no preference (no CUDA library in the process and no driver answered, or "
+		      "a pin or an override chose)",
+		      out);
 	fputc('\n', out);
 }
 
@@ -79,8 +85,8 @@ static void details(FILE *out, const struct cli_library *l)
 		table_put_text(out, info->error ? info->error : "no library loaded");
 	}
 	fputc('\n', out);
-	if (l->driver_aware && info->state != CUDASTUB_STATE_NOT_TRIED)
-		driver_line(out, info);
+	if (l->release_aware && info->state != CUDASTUB_STATE_NOT_TRIED)
+		release_line(out, info);
 	fprintf(out, "  tried %u candidate%s, %lu dlopen call%s\n",
 		info->attempt_count + info->attempts_dropped,
 		info->attempt_count + info->attempts_dropped == 1 ? "" : "s", info->dlopen_calls,

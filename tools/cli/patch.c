@@ -2,18 +2,19 @@
  * cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...
  *
  * Points built ELF files (or every ELF file under a folder, an unpacked
- * wheel say) at the stubs: each DT_NEEDED on libcudart.so.N, libnvrtc.so.N
- * or libcuda.so.1 becomes libcudart_stub.so, libnvrtc_stub.so or
- * libcuda_stub.so; the stubs this command links are copied beside each file
- * (or into --stub-dir); an $ORIGIN-relative RUNPATH to them is put first.
+ * wheel say) at the stubs: each DT_NEEDED on a library a stub stands in for
+ * (libcudart.so.N, libnvrtc.so.N, libcuda.so.1, libcublas.so.N, ...: the
+ * generated list of libraries) becomes that stub (libcudart_stub.so, ...);
+ * the stubs this command links are copied beside each file (or into
+ * --stub-dir); an $ORIGIN-relative RUNPATH to them is put first.
  *
- * The rule for majors: a runtime or NVRTC stub exports the ABI of the
- * headers it was built with, so only a file that needs that major's library
- * is patched to it; one built against another major is refused, naming the
- * stub to build (a CUDA 12 program runs on CUDA 13 through the 12-ABI stub
- * or shim, never through the 13-ABI one, whose prototypes differ). The
- * driver has one SONAME for every version and names its changed functions
- * _v2, _v3: libcuda.so.1 is always patched.
+ * The rule for majors: a stub exports the ABI of the headers it was built
+ * with, so only a file that needs a SONAME of that CUDA major is patched to
+ * it; one built against another major is refused, naming the stub to build
+ * (a CUDA 12 program runs on CUDA 13 through the 12-ABI stub or shim, never
+ * through the 13-ABI one, whose prototypes differ). A SONAME that serves
+ * several majors (libcurand.so.10; the driver's libcuda.so.1, which names
+ * its changed functions _v2, _v3) is always patched.
  *
  * Safety: a file is patched in a copy beside it, checked, then renamed over
  * the original, so a failure leaves the original as it was. Patching again
@@ -34,21 +35,10 @@
 #include "cli.h"
 #include "patch.h"
 
-/* One NVIDIA library a file may need, and the stub that stands in for it. */
-struct stub_kind {
-	cudastub_lib lib;
-	const char *family; /* "libcudart.so.": the DT_NEEDED names it covers */
-	const char *stub;   /* its file (and SONAME) */
-	const char *what;   /* "runtime" */
-	int any_major;	    /* the driver: one SONAME for every version */
-};
-
-static const struct stub_kind kinds[] = {
-	{CUDASTUB_LIB_CUDART, "libcudart.so.", "libcudart_stub.so", "runtime", 0},
-	{CUDASTUB_LIB_NVRTC, "libnvrtc.so.", "libnvrtc_stub.so", "NVRTC", 0},
-	{CUDASTUB_LIB_CUDA, "libcuda.so.1", "libcuda_stub.so", "driver", 1},
-};
-enum { KINDS = sizeof kinds / sizeof *kinds };
+/* Each NVIDIA library a file may need, and the stub that stands in for
+ * it: the generated list (cli_known_libraries), by cudastub_lib. */
+enum { KINDS = CUDASTUB_LIB_COUNT };
+#define kinds cli_known_libraries
 
 struct options {
 	int dry_run, check;
@@ -56,28 +46,50 @@ struct options {
 	int changes, errors, quiet_files, other_files;
 };
 
-/* The file of the stub this command links for kind, or NULL. */
-static const char *stub_file(const struct stub_kind *k)
+/* The file of the stub this command links for kind, or NULL: the object
+ * its info lives in. */
+static const char *stub_file(const struct cli_known_library *k)
 {
 	static char paths[KINDS][PATH_MAX];
 	char *path = paths[k - kinds];
-	const cudastub_library_info *(*info)(void) =
-		k->lib == CUDASTUB_LIB_CUDART  ? cudastub_cudart_info
-		: k->lib == CUDASTUB_LIB_NVRTC ? cudastub_nvrtc_info
-					       : cudastub_cuda_info;
+	const cudastub_library_info *info = cudastub_info((cudastub_lib)(k - kinds));
 	Dl_info where;
 
-	if (!info || !dladdr((void *)info, &where) || !where.dli_fname ||
+	if (!info || !dladdr((const void *)info, &where) || !where.dli_fname ||
 	    !realpath(where.dli_fname, path))
 		return NULL;
 	return path;
 }
 
-static int stub_abi(const struct stub_kind *k)
+static int stub_abi(const struct cli_known_library *k)
 {
-	const cudastub_library_info *info = cudastub_info(k->lib);
+	const cudastub_library_info *info = cudastub_info((cudastub_lib)(k - kinds));
 
 	return info ? info->abi_major : 0;
+}
+
+/* The majors the SONAME name serves for library k, as a mask of 1 << major
+ * (~0 for one name for every major), or 0 when it is none of k's. */
+static unsigned long soname_majors(const struct cli_known_library *k, const char *name)
+{
+	unsigned long majors = 0;
+
+	for (const struct cli_soname *so = k->sonames; so->name; so++)
+		if (!strcmp(so->name, name))
+			majors |= so->major ? 1ul << so->major : ~0ul;
+	return majors;
+}
+
+/* "12" or "12 or 13": the majors of a mask, for a refusal. */
+static const char *majors_text(unsigned long majors, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int m = 1; m < 64 && n < size; m++)
+		if (majors & (1ul << m))
+			n += (size_t)snprintf(buf + n, size - n, "%s%d", n ? " or " : "", m);
+	return buf;
 }
 
 /* An ELF executable or shared object (not an object file or core): the
@@ -190,6 +202,7 @@ struct plan {
 static int plan_file(struct options *o, const char *file, struct plan *p)
 {
 	char needed[16384], current[8192], entry[PATH_MAX + 16], *line, *save = NULL;
+	char majors[64];
 	int any = 0;
 
 	memset(p, 0, sizeof *p);
@@ -200,15 +213,16 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	}
 	for (line = strtok_r(needed, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		for (int k = 0; k < KINDS; k++) {
-			const struct stub_kind *kind = &kinds[k];
-			size_t len = strlen(kind->family);
+			const struct cli_known_library *kind = &kinds[k];
+			unsigned long serves;
 
+			if (!kind->name)
+				continue; /* a hole in the numbers */
 			if (!strcmp(line, kind->stub)) {
 				p->uses[k] = any = 1;
 				continue;
 			}
-			if (kind->any_major ? strcmp(line, kind->family)
-					    : strncmp(line, kind->family, len))
+			if (!(serves = soname_majors(kind, line)))
 				continue;
 			if (!stub_file(kind)) {
 				fprintf(stderr,
@@ -217,16 +231,16 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 					file, line, kind->what);
 				return -1;
 			}
-			if (!kind->any_major && atoi(line + len) != stub_abi(kind)) {
+			if (!(serves & (1ul << stub_abi(kind)))) {
+				majors_text(serves, majors, sizeof majors);
 				fprintf(stderr,
-					"cudastub patch: %s needs %s (the CUDA %d %s ABI), but "
+					"cudastub patch: %s needs %s (the CUDA %s %s ABI), but "
 					"this cudastub's %s stub exports the CUDA %d ABI; build "
-					"cudastub against CUDA %d headers (cmake "
-					"-DCUDAToolkit_ROOT=<a CUDA %d toolkit>) and patch with "
-					"that "
-					"one. Left alone.\n",
-					file, line, atoi(line + len), kind->what, kind->what,
-					stub_abi(kind), atoi(line + len), atoi(line + len));
+					"cudastub against CUDA %s headers (cmake "
+					"-DCUDAToolkit_ROOT=<a CUDA %s toolkit>) and patch with "
+					"that one. Left alone.\n",
+					file, line, majors, kind->what, kind->what, stub_abi(kind),
+					majors, majors);
 				return -1;
 			}
 			snprintf(p->names[k], sizeof p->names[k], "%s", line);
@@ -381,10 +395,11 @@ static void patch_usage(FILE *out)
 {
 	fputs("Usage: cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...\n"
 	      "\n"
-	      "Replaces each DT_NEEDED on libcudart.so.N, libnvrtc.so.N and libcuda.so.1\n"
-	      "in the ELF files given (or found under the folders given) with the\n"
-	      "matching stub, copies the stubs beside each file (or into DIR) and puts\n"
-	      "an $ORIGIN-relative RUNPATH to them first. Needs patchelf.\n"
+	      "Replaces each DT_NEEDED on a library a stub stands in for (libcudart.so.N,\n"
+	      "libnvrtc.so.N, libcuda.so.1, libnvJitLink.so.N, ...) in the ELF files\n"
+	      "given (or found under the folders given) with the matching stub, copies\n"
+	      "the stubs beside each file (or into DIR) and puts an $ORIGIN-relative\n"
+	      "RUNPATH to them first. Needs patchelf.\n"
 	      "\n"
 	      "  --dry-run       print what would change; change nothing\n"
 	      "  --check         fail (exit 1) if anything would still change\n"

@@ -63,7 +63,12 @@ def emit(spec, abi, rows, routed, names, header_note):
             fallback = "%s_unavailable" % n
             out.append("static %s %s(%s)" % (ret, fallback, params))
             out.append("{")
-            out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
+            if n in spec.error_name or n in spec.error_string:
+                out += _error_text_body(spec, fn, n in spec.error_string)
+            else:
+                if n in spec.zero_outputs:
+                    out += _zero_outputs(fn)
+                out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
             out.append("}")
         out += _choose(spec, lib, n, routed, fallback)
         if n in spec.handwritten:
@@ -90,6 +95,44 @@ def emit(spec, abi, rows, routed, names, header_note):
     out.append("}")
     out.append("")
     return "\n".join(out)
+
+
+INTEGERS = ("char", "signed char", "unsigned char", "short", "unsigned short", "int",
+            "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
+
+
+def _zero_outputs(fn):
+    """A probe without a library sets every integer it points to to 0
+    (spec: zero_outputs): callers print them, or test them > 0."""
+    out = []
+    for name, p in zip(fn.arg_names(), fn.params):
+        pointee = p.canonical.strip()
+        if pointee.endswith("*") and pointee[:-1].strip() in INTEGERS:
+            out.append("\tif (%s)\n\t\t*%s = 0;" % (name, name))
+    if not out:
+        raise SystemExit("zero_outputs %s: it points to no integer" % fn.name)
+    return out
+
+
+def _error_text_body(spec, fn, explains_library):
+    """Without a library, a status's name from the result enum (spec:
+    error_name); error_string also explains the stub's own "no library"
+    code with what was searched."""
+    lib = spec.library
+    if not fn.ret.replace(" ", "").endswith("char*") or len(fn.params) != 1:
+        raise SystemExit("error_name/error_string %s: not const char *f(status)" % fn.name)
+    code = fn.arg_names()[0]
+    out = []
+    if explains_library:
+        out += ["\tconst char *why = cudastub_loader_why_missing(&cudastub_%s_library);" % lib,
+                "\tconst char *name;", "",
+                "\tif ((int)%s == %s && why)" % (code, spec.unavailable["library"][1]),
+                "\t\treturn why;"]
+    else:
+        out += ["\tconst char *name;", ""]
+    out += ["\tname = cudastub_%s_result_name((int)%s);" % (lib, code),
+            '\treturn name ? name : "unrecognized status code";']
+    return out
 
 
 def _choose(spec, lib, n, routed, fallback):
@@ -214,6 +257,8 @@ def _description(spec):
               ".wheel_dirs = (const char *const[]){%s}" % wheels]
     if spec.companion:
         fields.append('.companion_format = "%s"' % spec.companion)
+    if spec.release_preference:
+        fields.append(".preferred_majors = cudastub_release_preference")
     fields += [".codes = CUDASTUB_%s_UNAVAILABLE_CODES" % lib.upper(),
                ".abi_major = CUDASTUB_ABI_MAJOR", ".abi_minor = CUDASTUB_ABI_MINOR",
                'CUDASTUB_LIBRARY_STATE_INIT("%s")' % lib]
@@ -245,14 +290,6 @@ def emit_entry_points(spec):
             "{", "\treturn cudastub_loader_info(&cudastub_%s_library);" % lib, "}", "",
             "CUDASTUB_EXPORT cudastub_state cudastub_%s_load(void)" % lib,
             "{", "\treturn cudastub_loader_load(&cudastub_%s_library);" % lib, "}"]
-
-
-def emit_cmake(spec, header_note):
-    """The SONAMEs for CMake: cudastub_<lib>_soname_<major> (major 0: _any)."""
-    out = ["# " + header_note[3:-3], ""]
-    for major, name in spec.sonames:
-        out.append("set(cudastub_%s_soname_%s %s)" % (spec.library, major or "any", name))
-    return "\n".join(out) + "\n"
 
 
 def emit_opaque(spec, names, rows, header_note):

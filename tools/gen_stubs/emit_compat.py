@@ -5,13 +5,18 @@ makes (the same ones the C rows, the gating tables and the README's tables
 are written from), and one table of the architectures the stubs are built
 for."""
 
-# How the document names each library and what its "major" is.
-TITLES = {
-    "nvrtc": ("NVRTC", "`libnvrtc`", "the NVRTC major loaded"),
-    "cudart": ("Runtime", "`libcudart`", "the runtime major loaded"),
-    "cuda": ("Driver", "`libcuda.so.1`",
-             "the CUDA major the loaded driver supports (driver 550: 12)"),
+# What a library's "major" is, where the spec's words need more; any
+# other library's is the CUDA major of the release it belongs to.
+MAJOR_WORDS = {
+    "nvrtc": "the NVRTC major loaded",
+    "cudart": "the runtime major loaded",
+    "cuda": "the CUDA major the loaded driver supports (driver 550: 12)",
 }
+# The libraries whose every cell the matrix suites test against the real
+# library, export by export (tests/support/ts_matrix.c); the others have
+# their contract suites (tests/libraries and their own folders).
+MATRIX_SUITES = {"nvrtc": "nvrtc_matrix", "cudart": "cudart_matrix",
+                 "cuda": "cuda_driver_matrix"}
 # Gated names a table row names, at most; the rest are counted.
 NAMED = 4
 # The order a row names gated exports in: a name the loaded major declares
@@ -100,12 +105,19 @@ def _codes(spec):
 
 def _library_section(lib):
     spec = lib.spec
-    title, file_name, major_words = TITLES.get(spec.library, (spec.library, spec.family, "the major"))
+    # "runtime" -> "Runtime"; a name with capitals of its own stays (cuFFT)
+    title = spec.what.capitalize() if spec.what.islower() else spec.what
+    major_words = MAJOR_WORDS.get(spec.library,
+                                  "the CUDA major of the release the loaded library belongs to")
     codes = _codes(spec)
-    out = ["## %s (%s)" % (title, file_name), "",
+    tested = ("every cell tested against the real library, export by export (`%s`)"
+              % MATRIX_SUITES[spec.library] if spec.library in MATRIX_SUITES else
+              "proven by its contract suites on the real libraries")
+    out = ["## %s (`%s`)" % (title, spec.family), "",
            "Loaded: %s. Gated exports return %d (an older library lacks the function), "
-           "%d (a newer one dropped it) or %d (the loaded major declares it with another ABI)."
-           % (major_words, codes["absent"], codes["removed"], codes["abi"]), "",
+           "%d (a newer one dropped it) or %d (the loaded major declares it with another "
+           "ABI). %s." % (major_words, codes["absent"], codes["removed"], codes["abi"],
+                          tested[0].upper() + tested[1:]), "",
            "| stub ABI | loaded | exports | forward | forward from a later minor | "
            "another name, as it is | translated | adapter | gated | gated, for example |",
            "| --- | --- | --: | --: | --: | --: | --: | --: | --- | --- |"]
@@ -125,8 +137,7 @@ def _architectures(libs):
     exports, opaque = [], []
     for lib in libs:
         newest = max(lib.builds, key=lambda b: b.major)
-        exports.append("%s %d" % (TITLES.get(lib.spec.library, (lib.spec.library,))[0],
-                                  len(newest.functions) + len(lib.opaque(newest))))
+        exports.append("%s %d" % (lib.spec.what, len(newest.functions) + len(lib.opaque(newest))))
         opaque += lib.opaque(newest)
     out = ["## Architectures", "",
            "The gating above is decided from the headers and the libraries' export lists, "
@@ -143,7 +154,8 @@ def _architectures(libs):
     return out + [""]
 
 
-# The libraries in the order the document takes them; any other after.
+# The libraries in the order the document takes them; any other after, by
+# name.
 ORDER = ("nvrtc", "cudart", "cuda")
 
 
@@ -168,9 +180,9 @@ def emit(libs, header_note):
            "- **gated**: never called in the library; the export returns the documented code "
            "(README, \"Error codes\").",
            "",
-           "Every cell is tested against the real library, export by export "
-           "(`tests/support/ts_matrix.c`: the `nvrtc_matrix`, `cudart_matrix` and "
-           "`cuda_driver_matrix` suites).", ""]
+           "The matrix suites run each stub ABI of NVRTC, the runtime and the driver on each "
+           "real library and check every export against its row "
+           "(`tests/support/ts_matrix.c`).", ""]
     for lib in libs:
         out += _library_section(lib)
     out += _architectures(libs)

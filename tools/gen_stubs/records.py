@@ -158,6 +158,49 @@ class Spec:
       env PATH_VAR MAJOR_VAR  the override and pin variables
       companion FORMAT        what the real library dlopens beside itself
                               (printf format given major, minor)
+      id N                    the library's number in cudastub.h's cudastub_lib
+                              (0 cudart, 1 nvrtc, 2 cuda, then in the order
+                              libraries were added; a number is never reused)
+      alias NAME              the CMake target cudastub::NAME (default: library)
+      toolkit_targets T...    FindCUDAToolkit's targets the stub stands in for
+                              (CUDA::cublas CUDA::cublas_static)
+      shim_dir DIR            where the shim goes under the build (default
+                              shim; the driver's is shim/driver)
+      version_node yes|no     whether the stub's symbols carry the real
+                              library's version node (the driver has none)
+      version_query FUNCTION FORM
+                              how the stub asks a candidate its version, for
+                              a stub with no hand-written C: FORM major_minor
+                              (FUNCTION(&major, &minor): nvJitLinkVersion) or
+                              property (FUNCTION(MAJOR_VERSION, &value), and
+                              MINOR_VERSION, PATCH_LEVEL: cublasGetProperty)
+      release MAJOR VERSION   the library's own version VERSION (a.b[.c]) and
+                              later ones belong to CUDA MAJOR; without these
+                              lines the library's major is CUDA's (cuBLAS,
+                              nvJitLink), with them a SONAME may serve several
+                              CUDA majors (libcurand.so.10)
+      zero_outputs FUNCTION...
+                              without a library, the fallback sets every
+                              integer the function points to to 0 (probes)
+      error_name FUNCTION...  maps a status to its name: without a library,
+                              the name from the result enum
+      error_string FUNCTION...
+                              the same, and explains the stub's own "no
+                              library" code with what was searched
+      own_code NAME NUMBER TEXT...
+                              a code of the stub's own (the library's result
+                              enum has none that fits), defined in cudastub.h
+      underscore_exports PREFIX...
+                              the library's API has names starting with "_"
+                              (__cuda, __nvJitLink): its export list keeps
+                              them (others are the toolchain's)
+      what WORDS...           what the library is, in messages ("the runtime";
+                              default: its family, "libnvJitLink")
+      release_preference yes|no
+                              whether the search tries first the majors of
+                              the CUDA release the process already has (its
+                              CUDA libraries, else its driver); yes unless
+                              the library is the driver itself
       same_function NAME NAME...
                               one function under the names the majors give
                               it: where the loaded major does not take the
@@ -202,7 +245,8 @@ class Spec:
     def __init__(self, path):
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
                        "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
-                       "enum": []}
+                       "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
+                       "error_string": [], "underscore_exports": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -214,10 +258,13 @@ class Spec:
                         self.values.setdefault(key, []).append((int(rest[0]), rest[1]))
                     elif key == "wheel_dir":
                         self.values.setdefault(key, []).extend(rest)
-                    elif key in ("same_function", "layout", "layout_field", "layout_query", "inout"):
+                    elif key in ("same_function", "layout", "layout_field", "layout_query", "inout",
+                                 "release", "own_code"):
                         self.values.setdefault(key, []).append(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
-                                 "header", "variant", "context", "enum"):
+                                 "header", "variant", "context", "enum", "toolkit_targets",
+                                 "zero_outputs", "error_name", "error_string",
+                                 "underscore_exports"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -249,8 +296,30 @@ class Spec:
         self.wheel_dirs = self.values.get("wheel_dir", [])
         self.env_path, self.env_major = self.values["env"]
         self.companion = self.values.get("companion", [None])[0]
+        self.release_preference = self.values.get("release_preference", ["yes"])[0] == "yes"
         if any(m for m, _ in self.sonames) and 0 in (m for m, _ in self.sonames):
             raise SystemExit("%s: major 0 (any version) goes alone" % path)
+        self.id = int(self.values["id"][0])
+        self.alias = self.values.get("alias", [self.library])[0]
+        self.toolkit_targets = self.values["toolkit_targets"]
+        self.shim_dir = self.values.get("shim_dir", ["shim"])[0]
+        self.version_node = self.values.get("version_node", ["yes"])[0] == "yes"
+        q = self.values.get("version_query")
+        self.version_query = (q[0], q[1]) if q else None
+        if q and q[1] not in ("major_minor", "property"):
+            raise SystemExit("%s: version_query %s: form major_minor or property" % (path, q[0]))
+        self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
+                                self.values.get("release", [])), reverse=True)
+        self.zero_outputs = set(self.values["zero_outputs"])
+        self.error_name = set(self.values["error_name"])
+        self.error_string = set(self.values["error_string"])
+        overlap = (self.zero_outputs | self.error_name | self.error_string) & self.custom_fallback
+        if overlap:
+            raise SystemExit("%s: %s: a generated fallback and a hand-written one"
+                             % (path, ", ".join(sorted(overlap))))
+        self.underscore_exports = self.values["underscore_exports"]
+        self.what = " ".join(self.values.get("what", [self.family]))
+        self.own_codes = [(r[0], int(r[1]), " ".join(r[2:])) for r in self.values.get("own_code", [])]
         self.same_function = self.values.get("same_function", [])
         self.inout = {(r[0], p) for r in self.values.get("inout", []) for p in r[1:]}
         self._read_layouts(path)

@@ -34,14 +34,29 @@ fi
 versions=()
 declare -A include libdir
 driver_version="" driver_dir=""
-# fixtures/... and toolkit/... as folders of this machine
+# fixtures/... and toolkit/... as folders of this machine (a comma-separated
+# list of them: the same, separated by spaces)
 where() {
-  case $1 in
-    -) echo "" ;;
-    fixtures/*) echo "$fixtures/${1#fixtures/}" ;;
-    toolkit/*) echo "$toolkit/${1#toolkit/}" ;;
-    *) echo "regenerate.sh: data/versions: $1 is neither fixtures/ nor toolkit/" >&2; exit 2 ;;
-  esac
+  local one out=()
+  [ "$1" = - ] && return
+  for one in ${1//,/ }; do
+    case $one in
+      fixtures/*) out+=("$fixtures/${one#fixtures/}") ;;
+      toolkit/*) out+=("$toolkit/${one#toolkit/}") ;;
+      *) echo "regenerate.sh: data/versions: $one is neither fixtures/ nor toolkit/" >&2; exit 2 ;;
+    esac
+  done
+  echo "${out[*]}"
+}
+
+# The file name in the first of the folders (a space-separated list) that
+# holds it, or nothing.
+first_holding() {
+  local folder name=$1
+  shift
+  for folder in $*; do
+    [ -f "$folder/$name" ] && { echo "$folder/$name"; return; }
+  done
 }
 while read -r first second third; do
   case $first in
@@ -64,9 +79,12 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   # one SONAME for every version (major 0): a driver, listed apart
   driver=0
   $gen soname --spec "$spec" --major 0 >/dev/null 2>&1 && driver=1
+  own_header=$($gen header --spec "$spec")
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
-    if [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
+    if [ -f "${include[$v]}/cuda.h" ] && [ ! -f "${include[$v]}/$own_header" ]; then
+      continue # that release has no such library (nvJitLink before 12.0)
+    elif [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
       $gen abi --spec "$spec" -I "${include[$v]}" --version "$v" -o "$data/abi/$lib-$v.abi"
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
@@ -80,15 +98,24 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
     fi
     if [ -z "$dir" ]; then
       continue # headers only: the record is taken at its word
-    elif [ -f "$dir/$name" ]; then
-      $gen exports "$dir/$name" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
+    fi
+    file=$(first_holding "$name" $dir)
+    if [ -n "$file" ]; then
+      $gen exports "$file" --spec "$spec" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
     else
-      echo "regenerate.sh: no $dir/$name; lib$lib-$v.exports kept as committed" >&2
+      echo "regenerate.sh: no $name in $dir; lib$lib-$v.exports kept as committed" >&2
     fi
   done
   folder=$($gen folder --spec "$spec")
   $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$folder/generated"
 done
+
+# What must know every library at once (the loader's release SONAMEs and
+# stub markers, the public library numbers, the command's table, CMake's
+# list).
+$gen libraries --out-common "$out/stubs/common/generated" \
+  --out-include "$out/include/cudastub/generated" --out-cli "$out/tools/cli/generated" \
+  --out-cmake "$out/cmake/generated" "$src"/tools/gen_stubs/specs/*.spec
 
 # docs/compatibility.md: every stub ABI on every major, from the same
 # decisions as the wrappers.

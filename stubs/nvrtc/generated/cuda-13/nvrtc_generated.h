@@ -59,6 +59,7 @@ _Static_assert(CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED == 1801, "the spec's number fo
 	.sonames = (const struct cudastub_soname[]){{13, "libnvrtc.so.13"}, {12, "libnvrtc.so.12"}, {11, "libnvrtc.so.11.2"}, {0, NULL}}, \
 	.wheel_dirs = (const char *const[]){"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib", NULL}, \
 	.companion_format = "libnvrtc-builtins.so.%d.%d", \
+	.preferred_majors = cudastub_release_preference, \
 	.codes = CUDASTUB_NVRTC_UNAVAILABLE_CODES, \
 	.abi_major = CUDASTUB_ABI_MAJOR, \
 	.abi_minor = CUDASTUB_ABI_MINOR, \

@@ -1,0 +1,137 @@
+/*
+ * One CUDA release per process: which majors a search tries first.
+ *
+ * NVIDIA's libraries of one process must come from one CUDA release: a
+ * runtime newer than the driver answers every call with
+ * cudaErrorInsufficientDriver, PTX from a newer NVRTC is refused by an
+ * older driver, and cuBLAS 12 next to a 13 runtime mixes two runtimes'
+ * worth of state. Each stub decides alone, at its own first call, but
+ * from the same facts, so they agree:
+ *   1. a CUDA library already in the process (loaded by a stub, or by
+ *      anyone: PyTorch, the program) fixes the release: its major first;
+ *   2. otherwise the installed driver (libcuda.so.1, asked for the CUDA
+ *      version it supports): the majors it can run first, newest first;
+ *   3. otherwise no preference: newest first.
+ * A pin or an override wins over all of this (loader_search.c). The first
+ * search pass tries only the preferred majors; a second pass tries the
+ * rest, since a library of another release still answers better than
+ * none. `cudastub info` shows the reason (info.choice).
+ *
+ * The release SONAMEs (a file name that belongs to one CUDA major, such as
+ * libcublas.so.12) come from every library's spec (generated/libraries.c). cudastub builds are
+ * never evidence: a shim has NVIDIA's SONAME.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+
+#include "loader.h"
+
+/* 1: the major of a CUDA library already loaded, or 0. */
+static int release_in_process(const char **which)
+{
+	for (const struct cudastub_soname *so = cudastub_release_sonames; so->soname; so++) {
+		void *h = cudastub_dlopen(so->soname, RTLD_LAZY | RTLD_NOLOAD);
+		int stub;
+
+		if (!h)
+			continue;
+		stub = cudastub_is_stub_build(h);
+		cudastub_dlclose(h); /* drops only the reference NOLOAD took */
+		if (!stub) {
+			*which = so->soname;
+			return so->major;
+		}
+	}
+	return 0;
+}
+
+/* 2: the first sound libcuda.so.1 where the loader would look (a damaged
+ * one is skipped with its reason, never opened), opened by path: kept
+ * open, it is also what NVIDIA's libraries get from their dlopen by name. */
+struct driver_walk {
+	struct cudastub_library *lib;
+	void *handle;
+};
+
+static int open_driver(const char *path, void *ctx)
+{
+	struct driver_walk *walk = ctx;
+	char why[256];
+	const char *reason;
+	int absent;
+
+	reason = cudastub_elf_check_file(path, &absent, why, sizeof why);
+	if (reason) {
+		cudastub_log_debug(walk->lib, "driver %s: skipped: %s", path, reason);
+		return 0;
+	}
+	walk->handle = cudastub_dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	return walk->handle != NULL;
+}
+
+/*
+ * The CUDA version the installed driver supports (12040), or 0. What the
+ * probe opens it closes again unless it is NVIDIA's driver: a stub left
+ * holding the SONAME libcuda.so.1 (NVIDIA's link-time stub, or a cudastub
+ * driver shim the program itself never asked for) would be what NVIDIA's
+ * libraries get from their own dlopen("libcuda.so.1") later. A cudastub
+ * shim answers the version of the real driver behind it, so it still
+ * informs the choice. NVIDIA's link-time stub answers none.
+ */
+static int driver_version(struct cudastub_search *search)
+{
+	struct cudastub_library *lib = search->lib;
+	struct driver_walk walk = {lib, NULL};
+	void *driver;
+	int version, is_stub;
+
+	/* the process's own driver if it has one, wherever it came from */
+	driver = cudastub_dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, &walk))
+		driver = walk.handle;
+	if (!driver) {
+		cudastub_log_debug(lib, "no driver (libcuda.so.1): no preference of major");
+		return 0;
+	}
+	is_stub = cudastub_is_stub_build(driver);
+	if (is_stub)
+		cudastub_log_debug(lib, "libcuda.so.1 is a cudastub shim: asking the driver "
+					"behind it, then closing it");
+	if (cudastub_driver_version(driver, &version) != 0 || version <= 0) {
+		cudastub_log_debug(lib, "libcuda.so.1 answers no version: no preference of major");
+		cudastub_dlclose(driver);
+		return 0;
+	}
+	if (is_stub)
+		cudastub_dlclose(driver);
+	return version;
+}
+
+uint32_t cudastub_release_preference(struct cudastub_search *search)
+{
+	const char *loaded = NULL;
+	char choice[200];
+	int major, minor, version;
+	uint32_t mask = 0;
+
+	major = release_in_process(&loaded);
+	if (major) {
+		snprintf(choice, sizeof choice,
+			 "%s is loaded in this process: CUDA %d searched first", loaded, major);
+		mask = CUDASTUB_MAJOR_BIT(major);
+	} else if ((version = driver_version(search)) > 0 &&
+		   cudastub_version_decode(version, &major, &minor) == 0) {
+		search->info.driver_version = version;
+		snprintf(choice, sizeof choice,
+			 "driver supports CUDA %d.%d: up to CUDA %d searched first", major, minor,
+			 major);
+		for (int m = 1; m <= major && m < 32; m++)
+			mask |= CUDASTUB_MAJOR_BIT(m);
+	} else {
+		return 0;
+	}
+	search->info.choice = cudastub_log_keep_message(search, choice);
+	cudastub_log_debug(search->lib, "%s", choice);
+	return mask;
+}

@@ -1,0 +1,405 @@
+/*
+ * cuFFT through its stub, with NVIDIA's libraries and no GPU: the 13.0
+ * toolkit's libcufft.so.12, and the 12.4 and 11.8 fixtures' libcufft.so.11
+ * and libcufft.so.10.
+ *
+ *   versions    cufftGetVersion and cufftGetProperty through the stub
+ *               answer what the library answers called directly, and the
+ *               stub reports the CUDA release the spec's release lines give
+ *               that version (cuFFT 12.0 is CUDA 13, 11.2 CUDA 12, 10.9
+ *               CUDA 11);
+ *   plans       cufftCreate, cufftPlan1d and cufftEstimate1d return what
+ *               the library returns on a machine without a GPU (and with
+ *               one, what it returns there), the same through the stub;
+ *   gating      what an older library lacks is refused, never called
+ *               (CUFFT_NOT_IMPLEMENTED): 11.8 has no plan properties, 12.4
+ *               and 11.8 no cufftXtSetJITCallback; where it is there, the
+ *               library's own answer (a plan that does not exist:
+ *               CUFFT_INVALID_PLAN);
+ *   pins        CUDASTUB_CUFFT_MAJOR takes the SONAME of that CUDA major;
+ *   no library  every call CUFFT_SETUP_FAILED, the version outputs 0;
+ *   other ABIs  the stubs built against the 12.4 and 11.8 headers: the
+ *               same versions on every release, 11.x's functions that
+ *               12.x dropped refused there, 12.x's refused on 11.8.
+ */
+#define _GNU_SOURCE
+#include <cufft.h>
+#include <cufftXt.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+
+/* From CMake: CF_STUB (the build's stub, 13 ABI), CF_STUB_12 and
+ * CF_STUB_11 (the stubs of the 12.4 and 11.8 headers, "" when those
+ * headers were not fetched when configuring). */
+
+/* a plan handle no cuFFT has handed out */
+#define NO_SUCH_PLAN 12345
+
+/* ---- child: the calls, through CF_OPEN (the stub or a real library) ---- */
+
+static void *symbol(void *lib, const char *name)
+{
+	void *s = dlsym(lib, name);
+
+	if (!s) {
+		printf("missing=%s\n", name);
+		fflush(stdout);
+		exit(5);
+	}
+	return s;
+}
+
+static int calls_child(void)
+{
+	void *lib = dlopen(getenv("CF_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	cufftResult (*get_version)(int *);
+	cufftResult (*get_property)(libraryPropertyType, int *);
+	cufftResult (*create)(cufftHandle *);
+	cufftResult (*plan1d)(cufftHandle *, int, cufftType, int);
+	cufftResult (*estimate1d)(int, cufftType, int, size_t *);
+	cufftResult (*destroy)(cufftHandle);
+	cufftResult (*plan_property)(cufftHandle, cufftProperty, long long *);
+	cufftResult (*jit_callback)(cufftHandle, const char *, const void *, size_t,
+				    cufftXtCallbackType, void **);
+	const cudastub_library_info *(*info)(void);
+	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
+	cufftHandle plan = NO_SUCH_PLAN;
+	size_t size = 7;
+	long long value = -7;
+
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+	*(void **)&get_version = symbol(lib, "cufftGetVersion");
+	*(void **)&get_property = symbol(lib, "cufftGetProperty");
+	*(void **)&create = symbol(lib, "cufftCreate");
+	*(void **)&plan1d = symbol(lib, "cufftPlan1d");
+	*(void **)&estimate1d = symbol(lib, "cufftEstimate1d");
+	*(void **)&destroy = symbol(lib, "cufftDestroy");
+	printf("version_rc=%d\n", (int)get_version(&version));
+	printf("version=%d\n", version);
+	/* every property, even after a failure; the first failure's code */
+	for (int k = 0; k < 3; k++) {
+		int r = (int)get_property((libraryPropertyType)k, &property[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
+	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+	rc = (int)create(&plan);
+	printf("create_rc=%d\ncreate_plan=%d\n", rc, (int)plan);
+	if (rc == CUFFT_SUCCESS)
+		printf("create_destroy=%d\n", (int)destroy(plan));
+	plan = NO_SUCH_PLAN;
+	rc = (int)plan1d(&plan, 64, CUFFT_C2C, 1);
+	printf("plan1d_rc=%d\nplan1d_plan=%d\n", rc, (int)plan);
+	if (rc == CUFFT_SUCCESS)
+		printf("plan1d_destroy=%d\n", (int)destroy(plan));
+	rc = (int)estimate1d(64, CUFFT_C2C, 1, &size);
+	printf("estimate_rc=%d\nestimate_size=%zu\n", rc, size);
+	printf("destroy_rc=%d\n", (int)destroy(NO_SUCH_PLAN));
+
+	/* what not every release has: "absent" when the library lacks it */
+	*(void **)&plan_property = dlsym(lib, "cufftGetPlanPropertyInt64");
+	if (plan_property)
+		printf("plan_property_rc=%d\n",
+		       (int)plan_property(NO_SUCH_PLAN, NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT,
+					  &value));
+	else
+		printf("plan_property_rc=absent\n");
+	*(void **)&jit_callback = dlsym(lib, "cufftXtSetJITCallback");
+	if (jit_callback)
+		printf("jit_callback_rc=%d\n", (int)jit_callback(NO_SUCH_PLAN, "callback", "", 0,
+								 CUFFT_CB_LD_COMPLEX, NULL));
+	else
+		printf("jit_callback_rc=absent\n");
+	/* 11.x's cufftXt.h only; the stubs of later ABIs have none */
+	if (getenv("CF_CALL_DROPPED")) {
+		int (*set_distribution)(int, const void *, const void *);
+
+		*(void **)&set_distribution = symbol(lib, "cufftXtSetDistribution");
+		printf("set_distribution_rc=%d\n", set_distribution(NO_SUCH_PLAN, NULL, NULL));
+	}
+
+	*(void **)&info = dlsym(lib, "cudastub_cufft_info");
+	if (info) {
+		const cudastub_library_info *i = info();
+
+		printf("state=%d\nmajor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state, i->major,
+		       i->own_version ? i->own_version : "", i->path ? i->path : "",
+		       i->error ? i->error : "");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- parent ---- */
+
+struct release {
+	const char *name;    /* "12.4" */
+	int cuda_major;	     /* what the stub must report */
+	const char *fixture; /* NULL: the toolkit's */
+	const char *soname;
+};
+
+static const struct release releases[] = {
+	{"13.0", 13, NULL, "libcufft.so.12"},
+	{"12.4", 12, "mathlibs-12.4", "libcufft.so.11"},
+	{"11.8", 11, "mathlibs-11.8", "libcufft.so.10"},
+};
+#define RELEASES (sizeof releases / sizeof *releases)
+
+/* The real library of r, or NULL (reported). */
+static const char *real_library(const struct release *r, char *buf, size_t size)
+{
+	char dir[PATH_MAX / 2];
+
+	if (!r->fixture) {
+		snprintf(buf, size, "/usr/local/cuda/lib64/%s", r->soname);
+		if (access(buf, F_OK) == 0)
+			return buf;
+		ts_unavailable("the CUDA 13 toolkit's libcufft.so.12 is missing");
+		return NULL;
+	}
+	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir))
+		return NULL;
+	snprintf(buf, size, "%s/%s", dir, r->soname);
+	return buf;
+}
+
+static struct ts_child direct, through;
+
+/* Runs the calls child on path with env entries (NULL-ended). */
+static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
+{
+	char open_var[PATH_MAX + 16];
+	const char *env[8] = {open_var, NULL};
+	int n = 1;
+
+	snprintf(open_var, sizeof open_var, "CF_OPEN=%s", path);
+	for (; extra && *extra && n < 7; extra++)
+		env[n++] = *extra;
+	env[n] = NULL;
+	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
+		CU_FAIL("the calls child failed");
+		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The stub on the real library of r (its override); 0 when both ran. */
+static int run_both(const char *stub, const char *real, const char *extra)
+{
+	char override[PATH_MAX + 32];
+	const char *env[] = {override, extra, NULL};
+
+	snprintf(override, sizeof override, "CUDASTUB_CUFFT_PATH=%s", real);
+	if (run_calls(real, NULL, &direct) || run_calls(stub, env, &through))
+		return -1;
+	return 0;
+}
+
+static long number(const struct ts_child *c, const char *key)
+{
+	const char *v = ts_value(c, key);
+
+	return v ? strtol(v, NULL, 10) : -999;
+}
+
+/* key's value through the stub is the direct one */
+static void expect_same(const char *key)
+{
+	const char *want = ts_value(&direct, key), *got;
+	char msg[160];
+
+	if (!want) {
+		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
+		CU_FAIL(msg);
+		return;
+	}
+	want = strdup(want); /* ts_value's buffer is static */
+	got = ts_value(&through, key);
+	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
+		 got ? got : "(nothing)");
+	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
+	free((void *)want);
+}
+
+/* The version, plans and release of one stub on every real release. */
+static void versions_through(const char *stub, int abi)
+{
+	static const char *const same[] = {
+		"version_rc",  "version",	"property_rc", "property",
+		"create_rc",   "create_plan",	"plan1d_rc",   "plan1d_plan",
+		"estimate_rc", "estimate_size", "destroy_rc",
+	};
+
+	for (size_t i = 0; i < RELEASES; i++) {
+		char path[PATH_MAX], own[64];
+		const char *real = real_library(&releases[i], path, sizeof path);
+		int v[3];
+
+		if (!real || run_both(stub, real, NULL))
+			continue;
+		CU_ASSERT_EQUAL(number(&direct, "version_rc"), CUFFT_SUCCESS);
+		CU_ASSERT_EQUAL(number(&direct, "property_rc"), CUFFT_SUCCESS);
+		for (size_t k = 0; k < sizeof same / sizeof *same; k++)
+			expect_same(same[k]);
+		snprintf(own, sizeof own, "%s", ts_value(&direct, "property"));
+		/* CUFFT_VERSION's form: major * 1000 + minor * 100 + patch */
+		if (sscanf(own, "%d.%d.%d", &v[0], &v[1], &v[2]) == 3)
+			CU_ASSERT_EQUAL(number(&direct, "version"),
+					v[0] * 1000 + v[1] * 100 + v[2]);
+		CU_ASSERT_STRING_EQUAL(ts_value(&through, "own"), own);
+		CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(number(&through, "major"), releases[i].cuda_major);
+		printf("  %d ABI, %s: cuFFT %s (%ld), CUDA %ld; cufftCreate %ld, cufftPlan1d %ld "
+		       "both ways\n",
+		       abi, releases[i].name, own, number(&direct, "version"),
+		       number(&through, "major"), number(&direct, "create_rc"),
+		       number(&direct, "plan1d_rc"));
+	}
+}
+
+static void test_versions(void)
+{
+	versions_through(CF_STUB, 13);
+}
+
+/* What the build's stub (13 ABI) does with what a release may lack. */
+static void test_gating(void)
+{
+	for (size_t i = 0; i < RELEASES; i++) {
+		const struct release *r = &releases[i];
+		char path[PATH_MAX];
+		const char *real = real_library(r, path, sizeof path);
+
+		if (!real || run_both(CF_STUB, real, NULL))
+			continue;
+		/* plan properties: 12.0 and later */
+		if (r->cuda_major >= 12) {
+			CU_ASSERT_EQUAL(number(&direct, "plan_property_rc"), CUFFT_INVALID_PLAN);
+			expect_same("plan_property_rc");
+		} else {
+			CU_ASSERT_STRING_EQUAL(ts_value(&direct, "plan_property_rc"), "absent");
+			CU_ASSERT_EQUAL(number(&through, "plan_property_rc"),
+					CUFFT_NOT_IMPLEMENTED);
+		}
+		/* cufftXtSetJITCallback: 13.0 (and 12.x from cuFFT 11.3, if exported) */
+		if (r->cuda_major >= 13) {
+			CU_ASSERT_EQUAL(number(&direct, "jit_callback_rc"), CUFFT_INVALID_PLAN);
+			expect_same("jit_callback_rc");
+		} else {
+			CU_ASSERT_STRING_EQUAL(ts_value(&direct, "jit_callback_rc"), "absent");
+			CU_ASSERT_EQUAL(number(&through, "jit_callback_rc"), CUFFT_NOT_IMPLEMENTED);
+		}
+	}
+}
+
+/* A pin takes the SONAME of its CUDA major: each fixture's folder on the
+ * loader's path, the toolkit at the standard prefix. */
+static void test_pins(void)
+{
+	char dirs[2][PATH_MAX / 2], path[PATH_MAX + 32], pin[64];
+	const char *env[] = {path, pin, NULL};
+
+	if (!ts_fixture_libdir("mathlibs-12.4", dirs[0], sizeof dirs[0]) ||
+	    !ts_fixture_libdir("mathlibs-11.8", dirs[1], sizeof dirs[1]))
+		return;
+	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s:%s", dirs[0], dirs[1]);
+	for (size_t i = 0; i < RELEASES; i++) {
+		const struct release *r = &releases[i];
+
+		if (!r->fixture && access("/usr/local/cuda/lib64/libcufft.so.12", F_OK) != 0)
+			continue;
+		snprintf(pin, sizeof pin, "CUDASTUB_CUFFT_MAJOR=%d", r->cuda_major);
+		if (run_calls(CF_STUB, env, &through))
+			continue;
+		CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(number(&through, "major"), r->cuda_major);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"), r->soname));
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"),
+					      r->fixture ? r->fixture : "/usr/local/"));
+	}
+}
+
+static void test_no_library(void)
+{
+	static const char *const refused[] = {"version_rc",	  "property_rc",    "create_rc",
+					      "plan1d_rc",	  "estimate_rc",    "destroy_rc",
+					      "plan_property_rc", "jit_callback_rc"};
+	const char *env[] = {"CUDASTUB_CUFFT_PATH=/nonexistent/cudastub-no-cufft", NULL};
+
+	if (run_calls(CF_STUB, env, &through))
+		return;
+	for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
+		CU_ASSERT_EQUAL(number(&through, refused[k]), CUFFT_SETUP_FAILED);
+	CU_ASSERT_STRING_EQUAL(ts_value(&through, "version"), "0");
+	CU_ASSERT_STRING_EQUAL(ts_value(&through, "property"), "0.0.0");
+	/* only the probes write their outputs */
+	CU_ASSERT_EQUAL(number(&through, "create_plan"), NO_SUCH_PLAN);
+	CU_ASSERT_EQUAL(number(&through, "estimate_size"), 7);
+	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "error"), "CUDASTUB_CUFFT_PATH="));
+}
+
+/* The stubs of the 12.4 and 11.8 headers, on every release. */
+static void test_other_abis(void)
+{
+	static const struct {
+		int abi;
+		const char *stub;
+	} stubs[] = {{12, CF_STUB_12}, {11, CF_STUB_11}};
+
+	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+		if (!*stubs[s].stub) {
+			ts_unavailable("the 12.4 and 11.8 headers (tests/fixtures/fetch.sh), "
+				       "before configuring");
+			return;
+		}
+		versions_through(stubs[s].stub, stubs[s].abi);
+	}
+	for (size_t i = 0; i < RELEASES; i++) {
+		char path[PATH_MAX];
+		const char *real = real_library(&releases[i], path, sizeof path);
+
+		if (!real)
+			continue;
+		/* 11.x's cufftXtSetDistribution: 12.x and 13.x dropped it */
+		if (releases[i].cuda_major > 11 &&
+		    run_both(CF_STUB_11, real, "CF_CALL_DROPPED=1") == 0)
+			CU_ASSERT_EQUAL(number(&through, "set_distribution_rc"),
+					CUFFT_NOT_IMPLEMENTED);
+		/* 12.x's plan properties: 11.8 has none */
+		if (releases[i].cuda_major == 11 && run_both(CF_STUB_12, real, NULL) == 0)
+			CU_ASSERT_EQUAL(number(&through, "plan_property_rc"),
+					CUFFT_NOT_IMPLEMENTED);
+	}
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("cuFFT through its stub, real libraries", NULL, NULL);
+
+	CU_add_test(s, "versions and plans as directly, the right CUDA release", test_versions);
+	CU_add_test(s, "what a release lacks is refused, what it has answers", test_gating);
+	CU_add_test(s, "a pin takes the SONAME of its major", test_pins);
+	CU_add_test(s, "no library: CUFFT_SETUP_FAILED, versions 0", test_no_library);
+	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,257 @@
+/*
+ * The contract of a library its spec describes alone (nvJitLink, cuBLAS,
+ * cuFFT, ...), one instance of this suite per library, built from the
+ * generated list of libraries (tests/libraries/CMakeLists.txt): adding a
+ * library adds no test code here.
+ *
+ *   exports      the stub exports its generated list and its two entry
+ *                points, nothing else, and every function the real library
+ *                of its ABI exports;
+ *   no library   an override naming nothing: the version query returns the
+ *                stub's "no library" code and sets its outputs to 0, and
+ *                info says what failed;
+ *   real         for each major whose real library is here (the toolkit's,
+ *                the fixtures'), the version through the stub is the
+ *                version a direct call gives, and the CUDA major the stub
+ *                reports is that library's release;
+ *   pin          a pin the stub cannot load is refused by name.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+#include "ts_elf.h"
+
+/* From CMake: LC_LIB, LC_STUB, LC_ENV (CUDASTUB_<LIB>), LC_SYMBOLS (the
+ * generated export list), LC_EXPORTS_13 (the real 13.0 library's),
+ * LC_NO_LIBRARY, LC_VERSION_FN, LC_FORM_PROPERTY or not, LC_SONAME_13,
+ * LC_SONAME_12, LC_SONAME_11 ("" for none), LC_ABI. */
+
+/* ---- child: the version through a library, the stub or the real one ---- */
+
+/* Calls the version query of the library at path; prints rc= and v0..v2=. */
+static int version_child(void)
+{
+	const char *path = getenv("LC_OPEN");
+	void *lib = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+	int v[3] = {-7, -7, -7}, rc = 0;
+	char name[64];
+
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+#if LC_FORM_PROPERTY
+	int (*query)(int, int *) = (int (*)(int, int *))dlsym(lib, LC_VERSION_FN);
+
+	/* every property, even after a failure (without a library each one must
+	 * set its output to 0); rc is the first failure's */
+	for (int k = 0; query && k < 3; k++) {
+		int r = query(k, &v[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
+#else
+	int (*query)(int *, int *) = (int (*)(int *, int *))dlsym(lib, LC_VERSION_FN);
+
+	if (query)
+		rc = query(&v[0], &v[1]);
+#endif
+	if (!query)
+		return 4;
+	printf("rc=%d\nv0=%d\nv1=%d\nv2=%d\n", rc, v[0], v[1], v[2]);
+	snprintf(name, sizeof name, "cudastub_%s_info", LC_LIB);
+	const cudastub_library_info *(*info)(void) =
+		(const cudastub_library_info *(*)(void))dlsym(lib, name);
+	if (info) {
+		const cudastub_library_info *i = info();
+
+		printf("state=%d\nmajor=%d\nown=%s\nerror=%s\n", (int)i->state, i->major,
+		       i->own_version ? i->own_version : "", i->error ? i->error : "");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- parent ---- */
+
+static struct ts_child child;
+
+/* Runs the version child on path with env entries (NULL-ended). */
+static int run_version(const char *path, const char *const *extra)
+{
+	char open_var[PATH_MAX + 16];
+	const char *env[8] = {open_var, NULL};
+	int n = 1;
+
+	snprintf(open_var, sizeof open_var, "LC_OPEN=%s", path);
+	for (; extra && *extra && n < 7; extra++)
+		env[n++] = *extra;
+	env[n] = NULL;
+	if (ts_run_child("version", env, &child) != 0 || child.exit_code != 0) {
+		fprintf(stderr, "%s %s: exit %d\n%s%s\n", LC_LIB, path, child.exit_code, child.out,
+			child.err);
+		return -1;
+	}
+	return 0;
+}
+
+static long value(const char *key)
+{
+	const char *v = ts_value(&child, key);
+
+	return v ? strtol(v, NULL, 10) : -999;
+}
+
+static void test_exports(void)
+{
+	struct ts_names exported = {0}, listed = {0}, real = {0};
+
+	int unversioned = 0;
+
+	CU_ASSERT_EQUAL_FATAL(ts_names_exported(&exported, LC_STUB, LC_SONAME_ABI, &unversioned),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(ts_names_read_list(&listed, LC_SYMBOLS), 0);
+	ts_names_add(&listed, "cudastub_" LC_LIB "_info");
+	ts_names_add(&listed, "cudastub_" LC_LIB "_load");
+	TS_EXPECT_SAME_NAMES(&listed, &exported, LC_LIB " stub exports");
+	/* every symbol carries the real library's version node */
+	CU_ASSERT_EQUAL(unversioned, 0);
+	/* the real library of the stub's ABI: nothing it exports is missing */
+	if (LC_ABI == 13 && ts_names_read_list(&real, LC_EXPORTS_13) == 0) {
+		CU_ASSERT_TRUE(real.count > 0);
+		for (size_t i = 0; i < real.count; i++) {
+			char msg[256];
+
+			snprintf(msg, sizeof msg, "the real library exports %s, the stub does not",
+				 real.names[i]);
+			CU_assertImplementation(ts_names_has(&exported, real.names[i]), __LINE__,
+						msg, __FILE__, "", CU_FALSE);
+		}
+	}
+	printf("  %s: %zu exports, the real %d library's %zu all among them\n", LC_LIB,
+	       exported.count, LC_ABI, real.count);
+	ts_names_free(&exported);
+	ts_names_free(&listed);
+	ts_names_free(&real);
+}
+
+static void test_no_library(void)
+{
+	const char *env[] = {LC_ENV "_PATH=/nonexistent/cudastub-no-library", NULL};
+
+	if (run_version(LC_STUB, env))
+		return;
+	CU_ASSERT_EQUAL(value("rc"), LC_NO_LIBRARY);
+	CU_ASSERT_EQUAL(value("v0"), 0);
+	CU_ASSERT_EQUAL(value("v1"), 0);
+	CU_ASSERT_EQUAL(value("state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&child, "error"), LC_ENV "_PATH="));
+}
+
+/* The real library of a major: the toolkit's for 13, else the fixtures',
+ * which keep it where its Debian package does. */
+static const char *real_library(int major, const char *soname, char *buf, size_t size)
+{
+	static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
+						  {"cuda-11.8", "mathlibs-11.8"}};
+	char dir[PATH_MAX / 2];
+
+	if (!*soname)
+		return NULL;
+	if (major == 13) {
+		snprintf(buf, size, "/usr/local/cuda/lib64/%s", soname);
+		return access(buf, F_OK) == 0 ? buf : NULL;
+	}
+	for (int k = 0; k < 2; k++) {
+		const char *fixture = fixtures[major == 12 ? 0 : 1][k];
+
+		if (!ts_fixture_libdir(fixture, dir, sizeof dir))
+			continue;
+		snprintf(buf, size, "%s/%s", dir, soname);
+		if (access(buf, F_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
+static void test_real(void)
+{
+	static const struct {
+		int major;
+		const char *soname;
+	} majors[] = {{13, LC_SONAME_13}, {12, LC_SONAME_12}, {11, LC_SONAME_11}};
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof majors / sizeof *majors; i++) {
+		char path[PATH_MAX], override[PATH_MAX + 32];
+		const char *real =
+			real_library(majors[i].major, majors[i].soname, path, sizeof path);
+		const char *env[] = {override, NULL};
+		long direct[3];
+
+		if (!real) {
+			if (*majors[i].soname)
+				printf("  %s %d: no real library here (%s)\n", LC_LIB,
+				       majors[i].major, majors[i].soname);
+			continue;
+		}
+		found++;
+		if (run_version(real, NULL))
+			continue;
+		CU_ASSERT_EQUAL(value("rc"), 0);
+		for (int k = 0; k < 3; k++)
+			direct[k] = value(k == 0 ? "v0" : k == 1 ? "v1" : "v2");
+		snprintf(override, sizeof override, LC_ENV "_PATH=%s", real);
+		if (run_version(LC_STUB, env))
+			continue;
+		CU_ASSERT_EQUAL(value("rc"), 0);
+		CU_ASSERT_EQUAL(value("v0"), direct[0]);
+		CU_ASSERT_EQUAL(value("v1"), direct[1]);
+		CU_ASSERT_EQUAL(value("v2"), direct[2]);
+		CU_ASSERT_EQUAL(value("state"), CUDASTUB_STATE_LOADED);
+		/* the release the real library belongs to */
+		CU_ASSERT_EQUAL(value("major"), majors[i].major);
+		printf("  %s %d: %s is version %ld.%ld.%ld%s%s\n", LC_LIB, majors[i].major, real,
+		       direct[0], direct[1], direct[2], *ts_value(&child, "own") ? ", own " : "",
+		       ts_value(&child, "own"));
+	}
+	/* the toolkit's at least, wherever CI runs */
+	if (!found)
+		ts_unavailable("no real " LC_LIB " library: install the CUDA 13 toolkit");
+}
+
+static void test_pin_refused(void)
+{
+	const char *env[] = {LC_ENV "_MAJOR=99", NULL};
+
+	if (run_version(LC_STUB, env))
+		return;
+	CU_ASSERT_EQUAL(value("rc"), LC_NO_LIBRARY);
+	CU_ASSERT_EQUAL(value("state"), CUDASTUB_STATE_NOT_FOUND);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&child, "error"), "\"99\" is refused"));
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("library contract: " LC_LIB, NULL, NULL);
+
+	CU_add_test(s, "exports: its list, and every real export", test_exports);
+	CU_add_test(s, "no library: the code, outputs 0, why", test_no_library);
+	CU_add_test(s, "real libraries: the same version, the right release", test_real);
+	CU_add_test(s, "a pin it cannot load is refused", test_pin_refused);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"version", version_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

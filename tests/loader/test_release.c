@@ -1,0 +1,136 @@
+/*
+ * One CUDA release per process (stubs/common/loader_release.c): without a
+ * pin or an override, a stub searches first the major of the CUDA
+ * libraries already in the process, else the majors the driver supports,
+ * and only then the others.
+ *
+ *   T/all/      libnvrtc.so.13 and .so.12 (the fakes), on LD_LIBRARY_PATH
+ *   T/driver/   the fake driver (tests/cuda_driver/fakes: CUDA 12.4)
+ * The runtime "already in the process" is the fake libcudart.so.12
+ * (tests/cudart/fakes), dlopen()ed before the stub; a cudastub shim under
+ * that name is no evidence of a release.
+ */
+#define _GNU_SOURCE
+#include "ts_files.h"
+#include "unit_common.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+
+static char tree[1024];
+
+static const char *in_tree(const char *rel)
+{
+	return uc_fmt("%s/%s", tree, rel);
+}
+
+static int suite_init(void)
+{
+	static const char *const variants[] = {"nvrtc-13", "nvrtc-12"};
+
+	if (!uc_tmpdir(tree, sizeof tree) || uc_mkdirs(in_tree("all")) != 0 ||
+	    uc_mkdirs(in_tree("driver")) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof variants / sizeof *variants; i++)
+		if (uc_link(uc_fake(variants[i]),
+			    uc_fmt("%s/%s", in_tree("all"), uc_fake_file_name(variants[i]))) != 0)
+			return -1;
+	return uc_link(RELEASE_FAKE_DRIVER, uc_fmt("%s/libcuda.so.1", in_tree("driver")));
+}
+
+static int suite_clean(void)
+{
+	ts_remove_tree(tree);
+	return 0;
+}
+
+/* Runs the probe with LD_LIBRARY_PATH=paths and, when set, preload. */
+static int probe(const char *paths, const char *preload, struct ts_child *c)
+{
+	const char *env[] = {uc_fmt("LD_LIBRARY_PATH=%s", paths),
+			     uc_fmt("TEST_PRELOAD=%s", preload ? preload : ""), NULL};
+
+	return uc_run_probe(env, c);
+}
+
+static void test_no_release_no_driver(void)
+{
+	struct ts_child c;
+
+	if (probe(in_tree("all"), NULL, &c))
+		return;
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "0"));
+}
+
+static void test_driver_supports_12(void)
+{
+	struct ts_child c;
+
+	if (probe(uc_fmt("%s:%s", in_tree("driver"), in_tree("all")), NULL, &c))
+		return;
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "12040"));
+	CU_ASSERT_TRUE(uc_has(&c, "choice", "driver supports CUDA 12.4: up to CUDA 12"));
+}
+
+static void test_runtime_in_process(void)
+{
+	struct ts_child c;
+
+	/* no driver at all: the runtime already loaded decides */
+	if (!ts_present(RELEASE_FAKE_CUDART_12, "the fake 12 runtime is built from the 12.4 "
+						"headers: tests/fixtures/fetch.sh, then cmake"))
+		return;
+	if (probe(in_tree("all"), RELEASE_FAKE_CUDART_12, &c))
+		return;
+	CU_ASSERT_TRUE(uc_is(&c, "preload", "ok"));
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(uc_has(&c, "choice", "libcudart.so.12 is loaded in this process"));
+}
+
+static void test_pin_wins(void)
+{
+	struct ts_child c;
+	const char *env[] = {uc_fmt("LD_LIBRARY_PATH=%s:%s", in_tree("driver"), in_tree("all")),
+			     "CUDASTUB_NVRTC_MAJOR=13", NULL};
+
+	if (uc_run_probe(env, &c))
+		return;
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_TRUE(uc_is(&c, "choice", ""));
+}
+
+/* A release the driver cannot run is still better than none. */
+static void test_other_release_after(void)
+{
+	struct ts_child c;
+	const char *only13 = in_tree("only13");
+
+	CU_ASSERT_EQUAL_FATAL(uc_mkdirs(only13), 0);
+	CU_ASSERT_EQUAL_FATAL(uc_link(uc_fake("nvrtc-13"), uc_fmt("%s/libnvrtc.so.13", only13)), 0);
+	if (probe(uc_fmt("%s:%s", in_tree("driver"), only13), NULL, &c))
+		return;
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s =
+		CU_add_suite("release: one CUDA release per process", suite_init, suite_clean);
+
+	CU_add_test(s, "no release in the process, no driver: newest first",
+		    test_no_release_no_driver);
+	CU_add_test(s, "a driver for CUDA 12.4: 12 first", test_driver_supports_12);
+	CU_add_test(s, "a 12 runtime already loaded: 12 first", test_runtime_in_process);
+	CU_add_test(s, "a pin wins over the release", test_pin_wins);
+	CU_add_test(s, "a release the driver cannot run, when nothing else is there",
+		    test_other_release_after);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,101 @@
+"""What must know every library at once, written from all the specs
+(gen_stubs.py libraries): the loader's list of release SONAMEs and stub
+markers, the public header's library numbers and unified API, the
+command's table, and CMake's list of libraries."""
+
+
+def loader_c(specs, header):
+    release = []
+    for spec in specs:
+        for major, name in spec.sonames:
+            majors = {m for m, n in spec.sonames if n == name}
+            if major and majors == {major}:
+                release.append((major, name))
+    release.sort(key=lambda mn: (-mn[0], mn[1]))
+    out = [header, "", '#include "loader.h"', "",
+           "/* SONAMEs that belong to one CUDA major, newest first */",
+           "const struct cudastub_soname cudastub_release_sonames[] = {"]
+    out += ['\t{%d, "%s"},' % mn for mn in release]
+    out += ["\t{0, NULL},", "};", "",
+            "/* what every stub exports, and NVIDIA's libraries never do */",
+            "const char *const cudastub_stub_markers[] = {"]
+    out += ['\t"cudastub_%s_info",' % s.library for s in specs]
+    out += ["\tNULL,", "};", ""]
+    return "\n".join(out)
+
+
+def public_h(specs, header):
+    guard = "CUDASTUB_GENERATED_LIBRARIES_H"
+    out = [header, "#ifndef %s" % guard, "#define %s" % guard, "",
+           "/* Every library a stub stands in for; a number is never reused. */",
+           "typedef enum cudastub_lib {"]
+    out += ["\tCUDASTUB_LIB_%s = %d, /* %s */" % (s.library.upper(), s.id, s.family) for s in specs]
+    out += ["\t/* one past the largest: a number below it that no library has (one",
+            "\t * retired) is a hole, which every API answers as a stub not linked */",
+            "\tCUDASTUB_LIB_COUNT = %d" % (max(s.id for s in specs) + 1), "} cudastub_lib;", "",
+            "/* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */"]
+    out += ["CUDASTUB_DECLARE_ENTRY_POINTS(%s)" % s.library for s in specs]
+    own = [(s, c) for s in specs for c in s.own_codes]
+    if own:
+        out += ["", "/* Codes of the stubs' own, where a library's result enum has none that",
+                " * fits (README.md, \"Error codes\"): 1000 plus the driver's code for the",
+                " * same condition. The library's error-string function explains them. */"]
+        out += ["#define %s %d /* %s */" % (name, number, text) for _s, (name, number, text) in own]
+    out += ["", "/*", " * One API over whichever stubs are linked. The weak references resolve to",
+            " * NULL for a stub the program does not link, so including this header",
+            " * never adds a link-time dependency.", " */",
+            "#if defined(__GNUC__) && !defined(CUDASTUB_NO_UNIFIED_API)"]
+    for s in specs:
+        out += ["#pragma weak cudastub_%s_info" % s.library, "#pragma weak cudastub_%s_load" % s.library]
+    for what, ret, fallback in (("info", "const cudastub_library_info *", "0"),
+                                ("load", "cudastub_state ", "CUDASTUB_STATE_NOT_LINKED")):
+        doc = ("/* NULL when the program does not link that stub. */" if what == "info" else
+               "/* Runs that stub's search now; CUDASTUB_STATE_NOT_LINKED without it. */")
+        out += ["", doc, "static inline %scudastub_%s(cudastub_lib lib)" % (ret, what), "{",
+                "\t%s(*%s)(void) = 0;" % (ret, what), "", "\tswitch (lib) {"]
+        out += ["\tcase CUDASTUB_LIB_%s: %s = cudastub_%s_%s; break;" % (s.library.upper(), what,
+                                                                        s.library, what)
+                for s in specs]
+        out += ["\tcase CUDASTUB_LIB_COUNT: break;", "\t}",
+                "\treturn %s ? %s() : %s;" % (what, what, fallback), "}"]
+    out += ["#endif", "", "#endif", ""]
+    return "\n".join(out)
+
+
+def cli_c(specs, header):
+    out = [header, "", '#include "cli.h"', "",
+           "/* In cudastub_lib order: name, what it is, override variable, whether the stub",
+           " * keeps to the process's CUDA release (stubs/common/loader_release.c), the",
+           " * stub's file, and the real library's SONAMEs by CUDA major (0: every major).",
+           " * A number no library has is a hole: all zero, its name NULL. */",
+           "const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {"]
+    for s in specs:
+        sonames = ", ".join('{%d, "%s"}' % mn for mn in s.sonames)
+        out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", "%s", %d, "lib%s_stub.so",' % (
+                    s.library.upper(), s.library, s.what, s.env_path, int(s.release_preference),
+                    s.library),
+                "\t\t(const struct cli_soname[]){%s, {0, NULL}}}," % sonames]
+    out += ["};", ""]
+    return "\n".join(out)
+
+
+def cmake(specs, header):
+    out = [header, "", "# every library, in cudastub_lib order",
+           "set(cudastub_libraries %s)" % " ".join(s.library for s in specs)]
+    for s in specs:
+        out += ["", "# %s" % s.family,
+                "set(cudastub_%s_folder %s)" % (s.library, s.folder),
+                "set(cudastub_%s_alias %s)" % (s.library, s.alias),
+                "set(cudastub_%s_toolkit_targets %s)" % (s.library, " ".join(s.toolkit_targets)),
+                "set(cudastub_%s_shim_dir %s)" % (s.library, s.shim_dir),
+                "set(cudastub_%s_version_node %s)" % (s.library, "ON" if s.version_node else "OFF"),
+                # generated only: no hand-written C, built from generated/ alone
+                "set(cudastub_%s_generated_only %s)" % (s.library, "ON" if s.version_query else "OFF"),
+                "set(cudastub_%s_env %s)" % (s.library, s.env_path[:-len("_PATH")]),
+                "set(cudastub_%s_no_library_code %d)" % (s.library, s.unavailable["library"][0]),
+                "set(cudastub_%s_version_query %s)" % (s.library, " ".join(s.version_query or ())),
+                "set(cudastub_%s_releases %s)" % (s.library, " ".join(
+                    "%d:%s" % (m, ".".join(str(v) for v in first)) for m, first in s.releases))]
+        out += ["set(cudastub_%s_soname_%s %s)" % (s.library, major or "any", name)
+                for major, name in s.sonames]
+    return "\n".join(out) + "\n"
