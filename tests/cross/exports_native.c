@@ -1,8 +1,8 @@
 /*
  * A cross build exports what the native build exports: every stub, shim
- * and other-ABI stub of this (aarch64) build against the same file of an
- * x86-64 build of the same sources (CUDASTUB_NATIVE_BUILD), symbol by
- * symbol, with its kind and version node as nm -D shows them. (A build
+ * and other-ABI stub the x86-64 build of the same sources made
+ * (CUDASTUB_NATIVE_BUILD) against the same file of this (aarch64) build,
+ * symbol by symbol, with its kind and version node as nm -D shows them. (A build
  * without assembly forwarders would lose the runtime's exports that no
  * header declares; tests/cudart's wrapper-shape suite counts them.)
  */
@@ -19,30 +19,31 @@
 #define CROSS_NATIVE_BUILD ""
 #endif
 
-/* The stubs both builds make, relative to the build folder. */
-static const char *const files[] = {
-	"stubs/nvrtc/libnvrtc_stub.so",
-	"stubs/cudart/libcudart_stub.so",
-	"stubs/cuda_driver/libcuda_stub.so",
-	"shim/libnvrtc.so.13",
-	"shim/libcudart.so.13",
-	"shim/driver/libcuda.so.1",
-	"tests/abi-12/libnvrtc_stub.so",
-	"tests/abi-12/libcudart_stub.so",
-	"tests/abi-12/libcuda_stub.so",
-	"tests/abi-12/shim/libnvrtc.so.12",
-	"tests/abi-12/shim/libcudart.so.12",
-	"tests/abi-12/shim/driver/libcuda.so.1",
-	"tests/abi-11/libnvrtc_stub.so",
-	"tests/abi-11/libcudart_stub.so",
-	"tests/abi-11/libcuda_stub.so",
-	"tests/abi-11/shim/libnvrtc.so.11.2",
-	"tests/abi-11/shim/libcudart.so.11.0",
-	"tests/abi-11/shim/driver/libcuda.so.1",
-};
+/* Every stub and shim the native build made, relative to its folder
+ * (lib*_stub.so anywhere, every library under a shim folder), in names. */
+static int native_stubs(struct ts_names *names)
+{
+	char cmd[PATH_MAX + 128], line[PATH_MAX];
+	FILE *p;
+
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && find . \\( -name 'lib*_stub.so' -o -path '*/shim/*' \\) -type f "
+		 "-name '*.so*' | sort",
+		 CROSS_NATIVE_BUILD);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "./", 2))
+			ts_names_add(names, line + 2);
+	}
+	return pclose(p) == 0 ? 0 : -1;
+}
 
 static void test_same_exports(void)
 {
+	struct ts_names files = {0};
 	int compared = 0, total = 0;
 
 	if (!CROSS_NATIVE_BUILD[0]) {
@@ -50,12 +51,15 @@ static void test_same_exports(void)
 			       "-DCUDASTUB_NATIVE_BUILD=<an x86-64 build folder of these sources>");
 		return;
 	}
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+	CU_ASSERT_EQUAL_FATAL(native_stubs(&files), 0);
+	/* the three stubs, their shims and their 11.8- and 12.4-ABI builds */
+	CU_ASSERT(files.count >= 18);
+	for (size_t i = 0; i < files.count; i++) {
 		char here[PATH_MAX], there[PATH_MAX], label[PATH_MAX + 32];
 		struct ts_names mine = {0}, native = {0};
 
-		snprintf(here, sizeof here, "%s/%s", ts_build_dir(), files[i]);
-		snprintf(there, sizeof there, "%s/%s", CROSS_NATIVE_BUILD, files[i]);
+		snprintf(here, sizeof here, "%s/%s", ts_build_dir(), files.names[i]);
+		snprintf(there, sizeof there, "%s/%s", CROSS_NATIVE_BUILD, files.names[i]);
 		if (access(here, F_OK) != 0 || access(there, F_OK) != 0) {
 			char why[2 * PATH_MAX + 64];
 
@@ -66,10 +70,11 @@ static void test_same_exports(void)
 		}
 		CU_ASSERT_EQUAL(ts_names_dynamic_symbols(&mine, here), 0);
 		CU_ASSERT_EQUAL(ts_names_dynamic_symbols(&native, there), 0);
-		snprintf(label, sizeof label, "%s, this build against the native one", files[i]);
+		snprintf(label, sizeof label, "%s, this build against the native one",
+			 files.names[i]);
 		TS_EXPECT_SAME_NAMES(&native, &mine, label);
 		CU_ASSERT(mine.count > 10);
-		printf("\n  %-40s %4zu exported here, %4zu in the native build", files[i],
+		printf("\n  %-40s %4zu exported here, %4zu in the native build", files.names[i],
 		       mine.count, native.count);
 		compared++;
 		total += (int)mine.count;
@@ -77,6 +82,7 @@ static void test_same_exports(void)
 		ts_names_free(&native);
 	}
 	printf("\n  %d files, %d exports, the same in both builds\n", compared, total);
+	ts_names_free(&files);
 }
 
 static void register_suites(void)

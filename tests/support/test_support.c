@@ -278,6 +278,34 @@ void ts_unavailable(const char *why)
 	}
 }
 
+#ifndef CUDASTUB_TEST_TOOLKIT_LIBDIR
+#define CUDASTUB_TEST_TOOLKIT_LIBDIR "/usr/local/cuda/lib64"
+#endif
+
+int ts_toolkit_is_native(void)
+{
+	return CUDASTUB_TEST_TOOLKIT_LIBDIR[0] != '\0';
+}
+
+const char *ts_toolkit_file(const char *name, char *buf, size_t size)
+{
+	char why[512];
+
+	if (!ts_toolkit_is_native()) {
+		snprintf(why, sizeof why,
+			 "no CUDA 13.0 %s for this architecture here (the toolkit's is x86-64's)",
+			 name);
+		ts_not_applicable(why);
+		return NULL;
+	}
+	snprintf(buf, size, "%s/%s", CUDASTUB_TEST_TOOLKIT_LIBDIR, name);
+	if (access(buf, F_OK) == 0)
+		return buf;
+	snprintf(why, sizeof why, "%s missing; install the CUDA 13 toolkit", buf);
+	ts_unavailable(why);
+	return NULL;
+}
+
 void ts_not_applicable(const char *why)
 {
 	printf("N/A: %s\n", why);
@@ -317,9 +345,35 @@ const char *ts_library_fixture(const char *name)
 #endif
 }
 
+/* The library fixtures fetch.sh has an arm64 copy of. */
+static int has_arm64_fixture(const char *name)
+{
+	static const char *const names[] = {"cuda-11.8", "cuda-12.4", "driver-550"};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
 const char *ts_fixture_libdir(const char *name, char *buf, size_t size)
 {
-	const char *root = ts_fixture(ts_library_fixture(name));
+	const char *root;
+
+#if defined(__aarch64__)
+	if (!has_arm64_fixture(name)) {
+		char why[512];
+
+		snprintf(why, sizeof why,
+			 "no arm64 %s fixture (tests/fixtures/fetch.sh fetches it for x86-64 only)",
+			 name);
+		ts_not_applicable(why);
+		return NULL;
+	}
+#else
+	(void)has_arm64_fixture;
+#endif
+	root = ts_fixture(ts_library_fixture(name));
 
 	if (!root)
 		return NULL;

@@ -98,8 +98,19 @@ void ts_not_applicable(const char *why);
 /* name, or on aarch64 the arm64 fixture of that name; a static buffer. */
 const char *ts_library_fixture(const char *name);
 /* "<this architecture's fixture name>/usr/lib/<TS_MULTIARCH>", in buf;
- * NULL (the miss reported as ts_fixture does) when missing. */
+ * NULL (the miss reported as ts_fixture does) when missing, and NULL
+ * after an N/A line for a fixture fetch.sh has for x86-64 only (on
+ * aarch64: the math libraries). */
 const char *ts_fixture_libdir(const char *name, char *buf, size_t size);
+
+/*
+ * The local CUDA 13 toolkit's library name (/usr/local/cuda/lib64/<name>)
+ * in buf. NULL after reporting it missing; NULL after an N/A line where
+ * the toolkit's libraries are not this build's architecture (aarch64:
+ * CUDASTUB_TEST_TOOLKIT_LIBDIR is empty). ts_toolkit_is_native says which.
+ */
+const char *ts_toolkit_file(const char *name, char *buf, size_t size);
+int ts_toolkit_is_native(void);
 
 /* True under CI=true or CI=1: a missing prerequisite fails, not skips. */
 int ts_in_ci(void);
