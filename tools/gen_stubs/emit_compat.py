@@ -15,8 +15,10 @@ MAJOR_WORDS = {
 # The libraries whose every cell the matrix suites test against the real
 # library, export by export (tests/support/ts_matrix.c); the others have
 # their contract suites (tests/libraries and their own folders).
-MATRIX_SUITES = {"nvrtc": "nvrtc_matrix", "cudart": "cudart_matrix",
-                 "cuda": "cuda_driver_matrix"}
+MATRIX_SUITES = {"nvrtc": ("every cell", "nvrtc_matrix"),
+                 "cudart": ("every cell", "cudart_matrix"),
+                 "cuda": ("the 12.x cells (driver 550; no other driver here)",
+                          "cuda_driver_matrix")}
 # Gated names a table row names, at most; the rest are counted.
 NAMED = 4
 # The order a row names gated exports in: a name the loaded major declares
@@ -110,7 +112,7 @@ def _library_section(lib):
     major_words = MAJOR_WORDS.get(spec.library,
                                   "the CUDA major of the release the loaded library belongs to")
     codes = _codes(spec)
-    tested = ("every cell tested against the real library, export by export (`%s`)"
+    tested = ("%s tested against the real library, export by export (`%s`)"
               % MATRIX_SUITES[spec.library] if spec.library in MATRIX_SUITES else
               "proven by its contract suites on the real libraries")
     out = ["## %s (`%s`)" % (title, spec.family), "",
