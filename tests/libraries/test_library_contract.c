@@ -11,9 +11,10 @@
  *                stub's "no library" code and sets its outputs to 0, and
  *                info says what failed;
  *   real         for each major whose real library is here (the toolkit's,
- *                the fixtures'), the version through the stub is the
- *                version a direct call gives, and the CUDA major the stub
- *                reports is that library's release;
+ *                the fixtures', with their release's folders on the path),
+ *                the version through the stub is the version a direct
+ *                call gives, and the CUDA major the stub reports is that
+ *                library's release;
  *   pin          a pin the stub cannot load is refused by name.
  */
 #define _GNU_SOURCE
@@ -156,12 +157,14 @@ static void test_no_library(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&child, "error"), LC_ENV "_PATH="));
 }
 
-/* The real library of a major: the toolkit's for 13, else the fixtures',
- * which keep it where its Debian package does. */
+/* The fixtures of a major's release, which keep each library where its
+ * Debian package does. */
+static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
+					  {"cuda-11.8", "mathlibs-11.8"}};
+
+/* The real library of a major: the toolkit's for 13, else the fixtures'. */
 static const char *real_library(int major, const char *soname, char *buf, size_t size)
 {
-	static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
-						  {"cuda-11.8", "mathlibs-11.8"}};
 	char dir[PATH_MAX / 2];
 
 	if (!*soname)
@@ -184,6 +187,22 @@ static const char *real_library(int major, const char *soname, char *buf, size_t
 	return NULL;
 }
 
+/* "LD_LIBRARY_PATH=" the folders of a fixture release, as a packager puts
+ * a release's libraries on the path: a library needing another of its
+ * release (cuSPARSE 12.4 needs libnvJitLink.so.12, which is not beside
+ * it) finds it there. The toolkit's (13) are in ld.so.cache: "". */
+static const char *release_path(int major, char *buf, size_t size)
+{
+	char dir[PATH_MAX / 2];
+	size_t n = (size_t)snprintf(buf, size, "LD_LIBRARY_PATH=");
+
+	for (int k = 0; major != 13 && k < 2 && n < size; k++)
+		if (ts_fixture_libdir(fixtures[major == 12 ? 0 : 1][k], dir, sizeof dir))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s",
+					      n > strlen("LD_LIBRARY_PATH=") ? ":" : "", dir);
+	return buf;
+}
+
 static void test_real(void)
 {
 	static const struct {
@@ -193,10 +212,10 @@ static void test_real(void)
 	int found = 0;
 
 	for (size_t i = 0; i < sizeof majors / sizeof *majors; i++) {
-		char path[PATH_MAX], override[PATH_MAX + 32];
+		char path[PATH_MAX], override[PATH_MAX + 32], libpath[2 * PATH_MAX];
 		const char *real =
 			real_library(majors[i].major, majors[i].soname, path, sizeof path);
-		const char *env[] = {override, NULL};
+		const char *direct_env[] = {libpath, NULL}, *env[] = {override, libpath, NULL};
 		long direct[3];
 
 		if (!real) {
@@ -206,7 +225,8 @@ static void test_real(void)
 			continue;
 		}
 		found++;
-		if (run_version(real, NULL))
+		release_path(majors[i].major, libpath, sizeof libpath);
+		if (run_version(real, direct_env))
 			continue;
 		CU_ASSERT_EQUAL(value("rc"), 0);
 		for (int k = 0; k < 3; k++)

@@ -267,8 +267,12 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	if (patchelf_runpath(file, current, sizeof current) != 0)
 		current[0] = '\0';
 	if (!list_has(current, entry)) {
-		snprintf(p->runpath, sizeof p->runpath, "%s%s%s", entry, current[0] ? ":" : "",
-			 current);
+		if (snprintf(p->runpath, sizeof p->runpath, "%s%s%s", entry, current[0] ? ":" : "",
+			     current) >= (int)sizeof p->runpath) {
+			fprintf(stderr, "cudastub patch: %s: the RUNPATH would be too long\n",
+				file);
+			return -1;
+		}
 		p->change = 1;
 	}
 	for (int k = 0; k < KINDS; k++) {

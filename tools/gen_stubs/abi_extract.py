@@ -24,6 +24,8 @@ import re
 
 import clang.cindex as ci
 
+from records import include_lines
+
 _RECORD_KINDS = (ci.TypeKind.RECORD,)
 _ANON = re.compile(r"\((unnamed|anonymous) at ")
 # the folder part of "(unnamed at /x/y/driver_types.h:1185:5)"
@@ -133,9 +135,10 @@ class AbiRecords:
 
 
 
-def _parse(headers, include_dirs, defines):
-    src = "".join("#include <%s>\n" % h for h in headers)
+def _parse(headers, include_dirs, defines, predefine, after_dirs):
+    src = "".join(line + "\n" for line in include_lines(headers, predefine))
     args = ["-x", "c", "-std=c11"] + ["-I" + d for d in include_dirs]
+    args += ["-idirafter" + d for d in after_dirs]
     args += ["-D" + d for d in defines]
     tu = ci.Index.create().parse("cudastub_abi.c", args=args, unsaved_files=[("cudastub_abi.c", src)])
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
@@ -169,7 +172,8 @@ def _collect(tu, rec, own_files, enums, only_new=False):
                 rec.add_enum(enum, cur.spelling)
 
 
-def extract(headers, include_dirs, enums=(), variants=(), context=()):
+def extract(headers, include_dirs, enums=(), variants=(), context=(), predefine=None,
+            after_dirs=()):
     """Parses headers as C and returns the AbiRecords of the functions they
     declare themselves (not those of headers they include, nor the context
     headers included before them), and the values of each enum named in
@@ -177,11 +181,16 @@ def extract(headers, include_dirs, enums=(), variants=(), context=()):
     (a -D definition) parses them again and adds the names the headers'
     macros then declare: with CUDA_API_PER_THREAD_DEFAULT_STREAM=1 the
     _ptds/_ptsz names, with cuda.h's __CUDA_API_VERSION_INTERNAL the legacy
-    names behind each _vN macro."""
+    names behind each _vN macro. predefine maps a header to macros defined
+    just before it is included (Spec.predefine). after_dirs are searched
+    last, after the system's folders: stand-ins for a header only where
+    none is found."""
     own_files = {h.rsplit("/", 1)[-1] for h in headers}
     everything = list(context) + list(headers)
     rec = AbiRecords()
-    _collect(_parse(everything, include_dirs, ()), rec, own_files, set(enums))
+    predefine = predefine or {}
+    _collect(_parse(everything, include_dirs, (), predefine, after_dirs), rec, own_files, set(enums))
     for define in variants:
-        _collect(_parse(everything, include_dirs, (define,)), rec, own_files, set(), only_new=True)
+        _collect(_parse(everything, include_dirs, (define,), predefine, after_dirs), rec, own_files, set(),
+                 only_new=True)
     return rec

@@ -14,7 +14,7 @@ Without release lines the library's major is CUDA's (cuBLAS 12.4 is CUDA
 12); with them the library's own version says (cuFFT 11.2 is CUDA 12).
 """
 
-from records import param_decl
+from records import include_lines, param_decl
 
 # libraryPropertyType (library_types.h): MAJOR_VERSION, MINOR_VERSION,
 # PATCH_LEVEL
@@ -24,7 +24,7 @@ PROPERTIES = (0, 1, 2)
 def emit_stub_header(spec, header_note):
     guard = "CUDASTUB_%s_STUB_H" % spec.library.upper()
     out = [header_note, "#ifndef %s" % guard, "#define %s" % guard, ""]
-    out += ["#include <%s>" % h for h in spec.context + spec.headers]
+    out += include_lines(spec.context + spec.headers, spec.predefine)
     out += ["", '#include "loader.h"', '#include "%s_generated.h"' % spec.library, "",
             "extern struct cudastub_library cudastub_%s_library;" % spec.library, "", "#endif", ""]
     return "\n".join(out)

@@ -4,6 +4,7 @@ import os
 import re
 
 ABI_NAME = re.compile(r"^(?P<lib>[a-z_]+)-(?P<major>\d+)\.(?P<minor>\d+)\.abi$")
+_CONST = re.compile(r"\bconst\s+")
 
 
 class Param:
@@ -65,13 +66,19 @@ class Abi:
                 elif cols[0] == "enum":
                     self.enums.setdefault(cols[1], []).append((cols[2], int(cols[3])))
 
-    def identity(self, name):
+    def identity(self, name, unsized=()):
         """What must be equal for two versions to share name's ABI: the
         canonical prototype, and the size, offsets and field types of every
-        struct it reaches. Field names are left out: a renamed field (a
-        reserved one given a use) moves no byte."""
+        struct it reaches but those in unsized (Spec.library_sized). Field
+        names are left out: a renamed field (a reserved one given a use)
+        moves no byte. So are const qualifiers: a pointer to const is
+        passed as the same bytes, in the same register (cuSPARSE 12.0 made
+        its descriptors' handles pointers to const: cusparseConstSpMatDescr_t,
+        taken by cusparseSpMV, is 11.x's cusparseSpMatDescr_t to the caller
+        and to the library)."""
         fn = self.functions[name]
-        return (fn.abi, tuple((u, self.layout(u)) for u in fn.uses))
+        return (_CONST.sub("", fn.abi),
+                tuple((u, self.layout(u)) for u in fn.uses if u not in unsized))
 
     def layout(self, struct):
         rec = self.structs.get(struct, ())
@@ -91,7 +98,10 @@ def param_decl(type_spelling, name):
         return type_spelling.replace("(*)", "(*%s)" % name, 1)
     m = re.search(r"\[", type_spelling)
     if m:
-        return "%s%s %s" % (type_spelling[: m.start()], name, type_spelling[m.start():])
+        # "float *const[]": the name goes after a space, not into "const"
+        head = type_spelling[: m.start()]
+        sep = "" if head.endswith(("*", " ")) else " "
+        return "%s%s%s %s" % (head, sep, name, type_spelling[m.start():])
     sep = "" if type_spelling.endswith("*") else " "
     return "%s%s%s" % (type_spelling, sep, name)
 
@@ -134,9 +144,18 @@ class Spec:
       header FILE...          the headers to parse (may repeat); the first
                               is the library's own
       include DIR...          repository folders to parse with (shims)
+      include_after DIR...    repository folders searched last, after the
+                              CUDA and system headers: stand-ins for a header
+                              that some release's packaging leaves out
       ptds yes|no             also declare the per-thread-stream variants
       variant DEFINE...       parse again with -DDEFINE, adding new names
       context HEADER...       include these first, recording nothing of them
+      predefine HEADER MACRO...
+                              define MACRO just before including HEADER, in
+                              the parse and in the stub: the include guard
+                              of a header HEADER includes that must not be
+                              read with the others (cublasXt.h includes
+                              cublas_v2.h, which refuses cublas.h)
       adapter NAME...         a hand-written adapter may stand in when the
                               loaded major's ABI differs (see emit_c.py)
       adapter_first NAME...   the adapter is asked first, even when the ABI
@@ -229,6 +248,13 @@ class Spec:
                               FUNCTION(&value, ENUMERATOR, ARGUMENT), ARGUMENT
                               being the translated function's parameter of
                               that name and ENUM the enumerators' type
+      library_sized STRUCT... structs whose layout is no part of any
+                              function's ABI: programs reach them only by
+                              pointer, and the library allocates them or is
+                              told their size and refuses one too small
+                              (cuBLASLt's semi-opaque descriptors,
+                              ...Init_internal(desc, sizeof *desc)); a test
+                              of the library's own shows the refusal
       inout FUNCTION PARAMETER...
                               struct parameters the runtime reads and writes
                               (otherwise a const pointer is read, and any other
@@ -246,7 +272,7 @@ class Spec:
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
                        "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
-                       "error_string": [], "underscore_exports": []}
+                       "error_string": [], "underscore_exports": [], "library_sized": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -259,12 +285,12 @@ class Spec:
                     elif key == "wheel_dir":
                         self.values.setdefault(key, []).extend(rest)
                     elif key in ("same_function", "layout", "layout_field", "layout_query", "inout",
-                                 "release", "own_code"):
+                                 "release", "own_code", "predefine"):
                         self.values.setdefault(key, []).append(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
-                                 "underscore_exports"):
+                                 "underscore_exports", "library_sized"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -273,11 +299,19 @@ class Spec:
         self.header = self.headers[0]
         # folders of the repository to parse with, before the CUDA headers
         self.includes = self.values.get("include", [])
+        self.includes_after = self.values.get("include_after", [])
         self.variants = self.values.get("variant", [])
         if self.values.get("ptds", ["no"])[0] == "yes":
             self.variants = ["CUDA_API_PER_THREAD_DEFAULT_STREAM=1"] + self.variants
         # included first, for types the headers name but do not include
         self.context = self.values.get("context", [])
+        # header -> macros defined just before it is included
+        self.predefine = {}
+        for words in self.values.get("predefine", []):
+            if len(words) < 2 or words[0] not in self.headers + self.context:
+                raise SystemExit("%s: predefine %s: HEADER (a header or context line's) MACRO..."
+                                 % (path, " ".join(words)))
+            self.predefine.setdefault(words[0], []).extend(words[1:])
         self.adapter_first = set(self.values.get("adapter_first", []))
         self.adapters = set(self.values.get("adapter", [])) | self.adapter_first
         self.result = self.values["result"][0]
@@ -318,6 +352,7 @@ class Spec:
             raise SystemExit("%s: %s: a generated fallback and a hand-written one"
                              % (path, ", ".join(sorted(overlap))))
         self.underscore_exports = self.values["underscore_exports"]
+        self.library_sized = frozenset(self.values["library_sized"])
         self.what = " ".join(self.values.get("what", [self.family]))
         self.own_codes = [(r[0], int(r[1]), " ".join(r[2:])) for r in self.values.get("own_code", [])]
         self.same_function = self.values.get("same_function", [])
@@ -357,6 +392,17 @@ class Spec:
             if words[0] not in self.layouts or len(words) != 4:
                 raise SystemExit("%s: layout_query %s" % (path, " ".join(words)))
             self.layouts[words[0]].query = tuple(words[1:])
+
+
+def include_lines(headers, predefine):
+    """The #include lines of headers, in order, each preceded by the
+    #defines predefine gives it (Spec.predefine): the same lines for the
+    parse and for the stub."""
+    out = []
+    for h in headers:
+        out += ["#define %s" % m for m in predefine.get(h, ())]
+        out.append("#include <%s>" % h)
+    return out
 
 
 class LayoutSpec:

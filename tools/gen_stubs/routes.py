@@ -22,7 +22,8 @@ For each function F of the stub's build record B and each recorded major R:
 Gating (which majors a wrapper may forward to) is derived from the records
 of every major, for each function F of the build major B:
   forward    majors with a record whose header declares F with B's
-             prototype and struct layouts, and whose library exports F
+             prototype and struct layouts (but those the spec calls
+             library_sized), and whose library exports F
              (when we have that minor's list): a later minor's record lets
              F forward on a runtime of that minor or newer (an older one
              lacks it: "not found");
@@ -83,6 +84,10 @@ class Decider:
         self.exported = {}
         for (major, _minor), names in exports.items():
             self.exported.setdefault(major, set()).update(names)
+        unknown = spec.library_sized - {s for a in abis for s in a.structs}
+        if unknown:
+            raise SystemExit("library_sized %s: no record has such a struct"
+                             % " ".join(sorted(unknown)))
         self.groups = {}
         for group in spec.same_function:
             for suffix in ("", "_ptsz", "_ptds"):
@@ -92,21 +97,23 @@ class Decider:
 
     def masks(self, build, name):
         """(forward, if_present, other_abi): sets of majors (see above)."""
-        want = build.identity(name)
+        unsized = self.spec.library_sized
+        want = build.identity(name, unsized)
         same, later, other = set(), set(), set()
         for abi in self.abis:
             exported = self.exports.get((abi.major, abi.minor))
             if abi is not self.first[abi.major] and name in self.first[abi.major].functions:
                 continue  # a later minor: only what the major's first record lacks
             if name in abi.functions:
-                if abi.identity(name) != want:
+                if abi.identity(name, unsized) != want:
                     other.add(abi.major)
                 elif exported is None or name in exported:
                     same.add(abi.major)
         for major in set(self.majors) - same - other:
             declared = any(name in a.functions for a in self.abis if a.major == major)
             if (self.spec.later_minors and not declared and major not in FINAL_MINOR and
-                    any(n.major > major and name in n.functions and n.identity(name) == want
+                    any(n.major > major and name in n.functions and
+                        n.identity(name, unsized) == want
                         for n in self.abis)):
                 later.add(major)
         return same - other, later, other
@@ -175,7 +182,8 @@ class Decider:
                     direction = "give" if const else "report"
                 out.append((i, family, col_b, col_r, direction))
             elif mine.canonical != other.canonical or \
-                    _reached(build, mine.canonical) != _reached(rec, other.canonical):
+                    _reached(build, mine.canonical, self.spec.library_sized) != \
+                    _reached(rec, other.canonical, self.spec.library_sized):
                 return None
         return out
 
@@ -188,15 +196,18 @@ def _key(abi, canonical):
     return None
 
 
-def _reached(abi, canonical):
+def _reached(abi, canonical, unsized=()):
     """The layouts of every struct a parameter's type reaches by pointer or
-    value: what must also agree for it to pass as it is."""
+    value: what must also agree for it to pass as it is. A struct is named
+    "struct TAG" (or "union TAG"), or, when it has no tag, by its typedef
+    (cublasLtMatmulAlgo_t), as the records name it. A struct in unsized
+    (Spec.library_sized) is not followed."""
     out, todo = {}, [canonical]
     while todo:
         typ = todo.pop()
-        for m in re.finditer(r"\b(struct|union)\s+([\w:]+(?:\s*\([^)]*\))?)", typ):
-            key = "%s %s" % (m.group(1), m.group(2))
-            if key in out or key not in abi.structs:
+        for m in re.finditer(r"\b(struct|union)\s+([\w:]+(?:\s*\([^)]*\))?)|\b([A-Za-z_]\w*)", typ):
+            key = m.group(3) or "%s %s" % (m.group(1), m.group(2))
+            if key in out or key not in abi.structs or key in unsized:
                 continue
             out[key] = abi.layout(key)
             todo += [f[2] for f in abi.structs[key][1:]]

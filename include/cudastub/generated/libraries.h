@@ -8,11 +8,15 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_NVRTC = 1, /* libnvrtc */
 	CUDASTUB_LIB_CUDA = 2, /* libcuda */
 	CUDASTUB_LIB_NVJITLINK = 3, /* libnvJitLink */
+	CUDASTUB_LIB_CUBLAS = 4, /* libcublas */
+	CUDASTUB_LIB_CUBLASLT = 5, /* libcublasLt */
 	CUDASTUB_LIB_CUFFT = 6, /* libcufft */
 	CUDASTUB_LIB_CURAND = 7, /* libcurand */
+	CUDASTUB_LIB_CUSPARSE = 8, /* libcusparse */
+	CUDASTUB_LIB_CUSOLVER = 9, /* libcusolver */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 8
+	CUDASTUB_LIB_COUNT = 10
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -20,8 +24,12 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cudart)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvrtc)
 CUDASTUB_DECLARE_ENTRY_POINTS(cuda)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvjitlink)
+CUDASTUB_DECLARE_ENTRY_POINTS(cublas)
+CUDASTUB_DECLARE_ENTRY_POINTS(cublaslt)
 CUDASTUB_DECLARE_ENTRY_POINTS(cufft)
 CUDASTUB_DECLARE_ENTRY_POINTS(curand)
+CUDASTUB_DECLARE_ENTRY_POINTS(cusparse)
+CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -47,10 +55,18 @@ CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 #pragma weak cudastub_cuda_load
 #pragma weak cudastub_nvjitlink_info
 #pragma weak cudastub_nvjitlink_load
+#pragma weak cudastub_cublas_info
+#pragma weak cudastub_cublas_load
+#pragma weak cudastub_cublaslt_info
+#pragma weak cudastub_cublaslt_load
 #pragma weak cudastub_cufft_info
 #pragma weak cudastub_cufft_load
 #pragma weak cudastub_curand_info
 #pragma weak cudastub_curand_load
+#pragma weak cudastub_cusparse_info
+#pragma weak cudastub_cusparse_load
+#pragma weak cudastub_cusolver_info
+#pragma weak cudastub_cusolver_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -62,8 +78,12 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_NVRTC: info = cudastub_nvrtc_info; break;
 	case CUDASTUB_LIB_CUDA: info = cudastub_cuda_info; break;
 	case CUDASTUB_LIB_NVJITLINK: info = cudastub_nvjitlink_info; break;
+	case CUDASTUB_LIB_CUBLAS: info = cudastub_cublas_info; break;
+	case CUDASTUB_LIB_CUBLASLT: info = cudastub_cublaslt_info; break;
 	case CUDASTUB_LIB_CUFFT: info = cudastub_cufft_info; break;
 	case CUDASTUB_LIB_CURAND: info = cudastub_curand_info; break;
+	case CUDASTUB_LIB_CUSPARSE: info = cudastub_cusparse_info; break;
+	case CUDASTUB_LIB_CUSOLVER: info = cudastub_cusolver_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -79,8 +99,12 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_NVRTC: load = cudastub_nvrtc_load; break;
 	case CUDASTUB_LIB_CUDA: load = cudastub_cuda_load; break;
 	case CUDASTUB_LIB_NVJITLINK: load = cudastub_nvjitlink_load; break;
+	case CUDASTUB_LIB_CUBLAS: load = cudastub_cublas_load; break;
+	case CUDASTUB_LIB_CUBLASLT: load = cudastub_cublaslt_load; break;
 	case CUDASTUB_LIB_CUFFT: load = cudastub_cufft_load; break;
 	case CUDASTUB_LIB_CURAND: load = cudastub_curand_load; break;
+	case CUDASTUB_LIB_CUSPARSE: load = cudastub_cusparse_load; break;
+	case CUDASTUB_LIB_CUSOLVER: load = cudastub_cusolver_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

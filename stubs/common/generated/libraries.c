@@ -4,16 +4,24 @@
 
 /* SONAMEs that belong to one CUDA major, newest first */
 const struct cudastub_soname cudastub_release_sonames[] = {
+	{13, "libcublas.so.13"},
+	{13, "libcublasLt.so.13"},
 	{13, "libcudart.so.13"},
 	{13, "libcufft.so.12"},
+	{13, "libcusolver.so.12"},
 	{13, "libnvJitLink.so.13"},
 	{13, "libnvrtc.so.13"},
+	{12, "libcublas.so.12"},
+	{12, "libcublasLt.so.12"},
 	{12, "libcudart.so.12"},
 	{12, "libcufft.so.11"},
 	{12, "libnvJitLink.so.12"},
 	{12, "libnvrtc.so.12"},
+	{11, "libcublas.so.11"},
+	{11, "libcublasLt.so.11"},
 	{11, "libcudart.so.11.0"},
 	{11, "libcufft.so.10"},
+	{11, "libcusparse.so.11"},
 	{11, "libnvrtc.so.11.2"},
 	{0, NULL},
 };
@@ -24,7 +32,11 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_nvrtc_info",
 	"cudastub_cuda_info",
 	"cudastub_nvjitlink_info",
+	"cudastub_cublas_info",
+	"cudastub_cublaslt_info",
 	"cudastub_cufft_info",
 	"cudastub_curand_info",
+	"cudastub_cusparse_info",
+	"cudastub_cusolver_info",
 	NULL,
 };

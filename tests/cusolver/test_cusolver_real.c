@@ -1,0 +1,453 @@
+/*
+ * cuSOLVER through its stub, with the real libraries and no GPU: the 13.0
+ * toolkit's libcusolver.so.12 (cuSOLVER 12.0), Debian's 12.4
+ * libcusolver.so.11 (cuSOLVER 11.6) and 11.8's, under the same file name
+ * (cuSOLVER 11.4, the fixtures).
+ *
+ *   same answers  for each release, the same calls directly and through
+ *                 the stub (its override naming the real file) give the
+ *                 same results: cusolverGetProperty, cusolverGetVersion,
+ *                 handle creation of the dense, sparse and refactorization
+ *                 APIs (the library's own error without a device), and
+ *                 what needs no device (dense parameters, a syevj
+ *                 configuration, a sparse QR info); the stub reports the
+ *                 CUDA release the file belongs to;
+ *   gating        what the loaded release lacks is never called: 11.8 has
+ *                 no cusolverDnSetDeterministicMode, 11.8 and 12.4 no
+ *                 cusolverDnSetMathMode (13.0's, forwarded to a later
+ *                 12.x only where it exports it): CUSOLVER_STATUS_NOT_SUPPORTED;
+ *   release lines libcusolver.so.11 is CUDA 12's or 11's by its version:
+ *                 a pin to 11 skips 12.4's ahead of 11.8's, a pin to 12
+ *                 the other way round;
+ *   no library    the stub's codes and outputs 0.
+ *
+ * The 12.4 and 11.8 libraries need their release's folders on the path
+ * (cuSOLVER 12.4 needs libnvJitLink.so.12), as a packager puts them; the
+ * toolkit's are in ld.so.cache.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DISABLE_CUSPARSE_DEPRECATED
+#include <cusolverDn.h>
+#include <cusolverRf.h>
+#include <cusolverSp.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+
+/* From CMake: CSV_STUB (the cuSOLVER stub). */
+
+/* ---- child: the calls, on whatever CSV_LIB names ---- */
+
+static void *symbol(void *lib, const char *name)
+{
+	return lib ? dlsym(lib, name) : NULL;
+}
+
+static void print_info(void *lib)
+{
+	const cudastub_library_info *(*info_fn)(void);
+	const cudastub_library_info *info;
+
+	*(void **)&info_fn = symbol(lib, "cudastub_cusolver_info");
+	if (!info_fn)
+		return;
+	info = info_fn();
+	printf("state=%d\nmajor=%d\nown=%s\npath=%s\ntried=%u\n", (int)info->state, info->major,
+	       info->own_version ? info->own_version : "", info->path ? info->path : "",
+	       info->attempt_count);
+	for (unsigned i = 0; i < info->attempt_count; i++)
+		printf("tried.%u=%s: %s\n", i, info->attempts[i].path, info->attempts[i].outcome);
+}
+
+/* Handle creation: without a device, the library's own error. */
+static void create_calls(void *lib)
+{
+	static const char *const creators[][3] = {{"dn", "cusolverDnCreate", "cusolverDnDestroy"},
+						  {"sp", "cusolverSpCreate", "cusolverSpDestroy"},
+						  {"rf", "cusolverRfCreate", "cusolverRfDestroy"}};
+
+	for (size_t i = 0; i < sizeof creators / sizeof *creators; i++) {
+		cusolverStatus_t (*create)(void **), (*destroy)(void *);
+		void *handle = NULL;
+		int rc;
+
+		*(void **)&create = symbol(lib, creators[i][1]);
+		*(void **)&destroy = symbol(lib, creators[i][2]);
+		if (!create || !destroy) {
+			printf("%s_create_rc=missing\n", creators[i][0]);
+			continue;
+		}
+		rc = create(&handle);
+		printf("%s_create_rc=%d\n%s_handle=%d\n", creators[i][0], rc, creators[i][0],
+		       handle != NULL);
+		if (rc == 0)
+			destroy(handle);
+	}
+}
+
+/* What needs no device: made, configured, destroyed. */
+static void host_calls(void *lib)
+{
+	cusolverStatus_t (*create_params)(cusolverDnParams_t *);
+	cusolverStatus_t (*destroy_params)(cusolverDnParams_t);
+	cusolverStatus_t (*create_syevj)(syevjInfo_t *);
+	cusolverStatus_t (*syevj_tolerance)(syevjInfo_t, double);
+	cusolverStatus_t (*destroy_syevj)(syevjInfo_t);
+	cusolverStatus_t (*create_qr)(csrqrInfo_t *);
+	cusolverStatus_t (*destroy_qr)(csrqrInfo_t);
+	cusolverDnParams_t params = NULL;
+	syevjInfo_t syevj = NULL;
+	csrqrInfo_t qr = NULL;
+	int rc;
+
+	*(void **)&create_params = symbol(lib, "cusolverDnCreateParams");
+	*(void **)&destroy_params = symbol(lib, "cusolverDnDestroyParams");
+	*(void **)&create_syevj = symbol(lib, "cusolverDnCreateSyevjInfo");
+	*(void **)&syevj_tolerance = symbol(lib, "cusolverDnXsyevjSetTolerance");
+	*(void **)&destroy_syevj = symbol(lib, "cusolverDnDestroySyevjInfo");
+	*(void **)&create_qr = symbol(lib, "cusolverSpCreateCsrqrInfo");
+	*(void **)&destroy_qr = symbol(lib, "cusolverSpDestroyCsrqrInfo");
+	if (!create_params || !destroy_params || !create_syevj || !syevj_tolerance ||
+	    !destroy_syevj || !create_qr || !destroy_qr) {
+		printf("missing=host calls\n");
+		return;
+	}
+	rc = create_params(&params);
+	printf("params_rc=%d\n", rc);
+	if (rc == 0)
+		printf("params_destroy_rc=%d\n", (int)destroy_params(params));
+	rc = create_syevj(&syevj);
+	printf("syevj_rc=%d\n", rc);
+	if (rc == 0) {
+		printf("syevj_tolerance_rc=%d\n", (int)syevj_tolerance(syevj, 1e-7));
+		printf("syevj_destroy_rc=%d\n", (int)destroy_syevj(syevj));
+	}
+	rc = create_qr(&qr);
+	printf("qr_rc=%d\n", rc);
+	if (rc == 0)
+		printf("qr_destroy_rc=%d\n", (int)destroy_qr(qr));
+}
+
+/* Functions a release may lack: directly, only their presence is told;
+ * through the stub, those CSV_CALL_NEWER names are called, which answer
+ * without touching the handle (there is none without a device). */
+static void newer_calls(void *lib, int stub)
+{
+	const char *call = getenv("CSV_CALL_NEWER");
+
+	static const char *const names[][2] = {{"deterministic", "cusolverDnSetDeterministicMode"},
+					       {"math_mode", "cusolverDnSetMathMode"}};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		cusolverStatus_t (*set)(cusolverDnHandle_t, int);
+
+		*(void **)&set = symbol(lib, names[i][1]);
+		if (!stub)
+			printf("%s=%s\n", names[i][0], set ? "exported" : "missing");
+		else if (call && strstr(call, names[i][0]))
+			printf("%s=%d\n", names[i][0], set ? (int)set(NULL, 0) : -99);
+	}
+}
+
+static int calls_child(void)
+{
+	void *lib = dlopen(getenv("CSV_LIB"), RTLD_NOW | RTLD_LOCAL);
+	cusolverStatus_t (*get_property)(libraryPropertyType, int *);
+	cusolverStatus_t (*get_version)(int *);
+	int version = -7, stub;
+
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+	stub = symbol(lib, "cudastub_cusolver_info") != NULL;
+	*(void **)&get_property = symbol(lib, "cusolverGetProperty");
+	*(void **)&get_version = symbol(lib, "cusolverGetVersion");
+	if (!get_property || !get_version)
+		return 4;
+	for (int k = MAJOR_VERSION; k <= PATCH_LEVEL; k++) {
+		int value = -7, rc = get_property((libraryPropertyType)k, &value);
+
+		printf("prop_rc.%d=%d\nprop.%d=%d\n", k, rc, k, value);
+	}
+	printf("version_rc=%d\n", (int)get_version(&version));
+	printf("version=%d\n", version);
+	create_calls(lib);
+	host_calls(lib);
+	newer_calls(lib, stub);
+	print_info(lib);
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- parent ---- */
+
+static struct ts_child direct, through;
+
+/* A copy of key's value in child (ts_value's buffer is shared), or "". */
+static const char *get(const struct ts_child *child, const char *key, char *buf, size_t size)
+{
+	const char *v = ts_value(child, key);
+
+	snprintf(buf, size, "%s", v ? v : "");
+	return buf;
+}
+
+static long number(const struct ts_child *child, const char *key)
+{
+	const char *v = ts_value(child, key);
+
+	return v ? strtol(v, NULL, 10) : -999;
+}
+
+/* The release's fixture folders, as a packager puts them on the path
+ * ("" for the toolkit's 13.0: ld.so.cache has them). */
+static const char *release_path(int major, char *buf, size_t size)
+{
+	static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
+						  {"cuda-11.8", "mathlibs-11.8"}};
+	char dir[PATH_MAX / 2];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; major != 13 && k < 2 && n < size; k++)
+		if (ts_fixture_libdir(fixtures[major == 12 ? 0 : 1][k], dir, sizeof dir))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ":" : "", dir);
+	return buf;
+}
+
+/* The real cuSOLVER of a release, or NULL (reported). */
+static const char *real_cusolver(int major, char *buf, size_t size)
+{
+	char dir[PATH_MAX / 2];
+
+	if (major == 13) {
+		snprintf(buf, size, "/usr/local/cuda/lib64/libcusolver.so.12");
+		if (access(buf, F_OK) == 0)
+			return buf;
+		ts_unavailable("the CUDA 13 toolkit's libcusolver.so.12 is missing");
+		return NULL;
+	}
+	if (!ts_fixture_libdir(major == 12 ? "mathlibs-12.4" : "mathlibs-11.8", dir, sizeof dir))
+		return NULL;
+	snprintf(buf, size, "%s/libcusolver.so.11", dir);
+	return buf;
+}
+
+/* Runs the calls child with CSV_LIB=lib, LD_LIBRARY_PATH=path and the
+ * extra entries (up to 4). */
+static int run(const char *lib, const char *path, const char *const *extra, struct ts_child *out)
+{
+	char lib_var[PATH_MAX + 16], path_var[2 * PATH_MAX + 32];
+	const char *env[8] = {lib_var, path_var};
+	int n = 2;
+
+	snprintf(lib_var, sizeof lib_var, "CSV_LIB=%s", lib);
+	snprintf(path_var, sizeof path_var, "LD_LIBRARY_PATH=%s", path ? path : "");
+	for (; extra && *extra && n < 7; extra++)
+		env[n++] = *extra;
+	env[n] = NULL;
+	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
+		CU_FAIL("the child failed");
+		fprintf(stderr, "%s: exit %d\n%s%s\n", lib, out->exit_code, out->out, out->err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * "ASAN_OPTIONS=" the test's own, leak detection off, for a child that
+ * closes an NVIDIA library (ASan's other checks and UBSan stay on): a
+ * library closed again leaves behind what its constructors allocated (the
+ * 71 KiB emergency pool of its static libstdc++), and once the module is
+ * gone LeakSanitizer's report cannot name it, so tests/sanitizers/lsan.supp
+ * cannot either. The stub closes every candidate it turns down; 11.8's cuSOLVER
+ * opens and closes libnvrtc.so itself. Without
+ * ASan nothing reads the variable.
+ */
+static const char *leaks_unnamed(char *buf, size_t size)
+{
+	const char *now = getenv("ASAN_OPTIONS");
+
+	snprintf(buf, size, "ASAN_OPTIONS=%s%sdetect_leaks=0", now ? now : "",
+		 now && *now ? ":" : "");
+	return buf;
+}
+
+/* Whether this machine has a CUDA driver: without one, handle creation
+ * must be cuSOLVER's "not initialized". */
+static int have_driver(void)
+{
+	void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+
+	if (driver)
+		dlclose(driver);
+	return driver != NULL;
+}
+
+static void same_answers(int major)
+{
+	static const char *const keys[] = {"prop_rc.0",	       "prop.0",
+					   "prop_rc.1",	       "prop.1",
+					   "prop_rc.2",	       "prop.2",
+					   "version_rc",       "version",
+					   "dn_create_rc",     "dn_handle",
+					   "sp_create_rc",     "sp_handle",
+					   "rf_create_rc",     "rf_handle",
+					   "params_rc",	       "params_destroy_rc",
+					   "syevj_rc",	       "syevj_tolerance_rc",
+					   "syevj_destroy_rc", "qr_rc",
+					   "qr_destroy_rc"};
+	char path[PATH_MAX], libpath[2 * PATH_MAX], override[PATH_MAX + 32], asan[1024];
+	char want[512], got[512];
+	const char *real = real_cusolver(major, path, sizeof path);
+	/* called through the stub only where the release lacks them */
+	const char *newer = major == 11	  ? "CSV_CALL_NEWER=deterministic,math_mode"
+			    : major == 12 ? "CSV_CALL_NEWER=math_mode"
+					  : "CSV_CALL_NEWER=";
+	const char *direct_env[2] = {NULL}, *env[4] = {override, newer, NULL};
+
+	if (!real)
+		return;
+	if (major == 11) /* 11.8's cuSOLVER closes the libnvrtc.so it opens */
+		direct_env[0] = env[2] = leaks_unnamed(asan, sizeof asan);
+	release_path(major, libpath, sizeof libpath);
+	snprintf(override, sizeof override, "CUDASTUB_CUSOLVER_PATH=%s", real);
+	if (run(real, libpath, direct_env, &direct) || run(CSV_STUB, libpath, env, &through))
+		return;
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		get(&direct, keys[i], want, sizeof want);
+		CU_ASSERT_STRING_EQUAL(get(&through, keys[i], got, sizeof got), want);
+	}
+	CU_ASSERT_STRING_EQUAL(through.err, direct.err);
+	CU_ASSERT_EQUAL(number(&direct, "prop_rc.0"), CUSOLVER_STATUS_SUCCESS);
+	/* cusolverGetVersion: major * 1000 + minor * 100 + patch */
+	CU_ASSERT_EQUAL(number(&direct, "version"), number(&direct, "prop.0") * 1000 +
+							    number(&direct, "prop.1") * 100 +
+							    number(&direct, "prop.2"));
+	if (!have_driver()) {
+		CU_ASSERT_EQUAL(number(&direct, "dn_create_rc"), CUSOLVER_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(number(&direct, "sp_create_rc"), CUSOLVER_STATUS_NOT_INITIALIZED);
+	}
+	CU_ASSERT_EQUAL(number(&direct, "params_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(number(&direct, "syevj_tolerance_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(number(&direct, "qr_rc"), CUSOLVER_STATUS_SUCCESS);
+	/* the release the file belongs to, from its own version */
+	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(number(&through, "major"), major);
+	snprintf(want, sizeof want, "%ld.%ld.%ld", number(&direct, "prop.0"),
+		 number(&direct, "prop.1"), number(&direct, "prop.2"));
+	CU_ASSERT_STRING_EQUAL(get(&through, "own", got, sizeof got), want);
+	/* what the release lacks: the stub's "not supported", never called */
+	if (major == 11) {
+		CU_ASSERT_STRING_EQUAL(get(&direct, "deterministic", got, sizeof got), "missing");
+		CU_ASSERT_EQUAL(number(&through, "deterministic"), CUSOLVER_STATUS_NOT_SUPPORTED);
+	}
+	if (major != 13) {
+		CU_ASSERT_STRING_EQUAL(get(&direct, "math_mode", got, sizeof got), "missing");
+		CU_ASSERT_EQUAL(number(&through, "math_mode"), CUSOLVER_STATUS_NOT_SUPPORTED);
+	}
+	printf("  CUDA %d: %s is cuSOLVER %s; without a device cusolverDnCreate gives %ld, the "
+	       "same through the stub\n",
+	       major, real, get(&through, "own", got, sizeof got), number(&direct, "dn_create_rc"));
+}
+
+static void test_13_0(void)
+{
+	same_answers(13);
+}
+
+static void test_12_4(void)
+{
+	same_answers(12);
+}
+
+static void test_11_8(void)
+{
+	same_answers(11);
+}
+
+/* A pin, and both fixture releases on the path (first first): the major
+ * loaded, and that the other release's file was skipped for the pin. */
+static void pinned(int pin, int first, int second)
+{
+	char a[2 * PATH_MAX], b[2 * PATH_MAX], path[4 * PATH_MAX + 8], pin_var[64];
+	char key[32], line[PATH_MAX + 256], skipped[64], buf[32], asan[1024];
+	const char *env[] = {pin_var, leaks_unnamed(asan, sizeof asan), NULL};
+	const char *other = first == 12 ? "mathlibs-12.4" : "mathlibs-11.8";
+	int seen = 0;
+
+	if (!real_cusolver(first, line, sizeof line) || !real_cusolver(second, line, sizeof line))
+		return;
+	snprintf(path, sizeof path, "%s:%s", release_path(first, a, sizeof a),
+		 release_path(second, b, sizeof b));
+	snprintf(pin_var, sizeof pin_var, "CUDASTUB_CUSOLVER_MAJOR=%d", pin);
+	if (run(CSV_STUB, path, env, &through))
+		return;
+	CU_ASSERT_EQUAL(number(&through, "prop_rc.0"), 0);
+	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(number(&through, "major"), pin);
+	snprintf(skipped, sizeof skipped, "but CUDASTUB_CUSOLVER_MAJOR=%d", pin);
+	for (long i = 0; i < number(&through, "tried"); i++) {
+		snprintf(key, sizeof key, "tried.%ld", i);
+		get(&through, key, line, sizeof line);
+		if (strstr(line, other) && strstr(line, skipped))
+			seen = 1;
+	}
+	CU_ASSERT_TRUE(seen);
+	printf("  pin %d: %s skipped, cuSOLVER %s loaded\n", pin, other,
+	       get(&through, "own", buf, sizeof buf));
+}
+
+/* libcusolver.so.11 is CUDA 12's and 11's file name: its version decides */
+static void test_release_lines(void)
+{
+	pinned(11, 12, 11);
+	pinned(12, 11, 12);
+}
+
+static void test_no_library(void)
+{
+	static const char *const env[] = {"CUDASTUB_CUSOLVER_PATH=/nonexistent/cudastub-none",
+					  "CSV_CALL_NEWER=deterministic,math_mode", NULL};
+	static const char *const not_initialized[] = {
+		"prop_rc.0",	"prop_rc.1",	"prop_rc.2",	 "version_rc",
+		"dn_create_rc", "sp_create_rc", "rf_create_rc",	 "params_rc",
+		"syevj_rc",	"qr_rc",	"deterministic", "math_mode"};
+	static const char *const zero[] = {"prop.0", "prop.1", "prop.2", "version", "dn_handle"};
+
+	if (run(CSV_STUB, "", env, &through))
+		return;
+	for (size_t i = 0; i < sizeof not_initialized / sizeof *not_initialized; i++)
+		CU_ASSERT_EQUAL(number(&through, not_initialized[i]),
+				CUSOLVER_STATUS_NOT_INITIALIZED);
+	for (size_t i = 0; i < sizeof zero / sizeof *zero; i++)
+		CU_ASSERT_EQUAL(number(&through, zero[i]), 0);
+	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("cuSOLVER: the real libraries through the stub", NULL, NULL);
+
+	CU_add_test(s, "13.0: the same answers, CUDA 13", test_13_0);
+	CU_add_test(s, "12.4: the same answers, CUDA 12; 13.0's math mode not supported",
+		    test_12_4);
+	CU_add_test(s, "11.8: the same answers, CUDA 11; 12.x's calls not supported", test_11_8);
+	CU_add_test(s, "libcusolver.so.11: CUDA 12's or 11's by its version", test_release_lines);
+	CU_add_test(s, "no library: the codes, outputs 0", test_no_library);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,509 @@
+/*
+ * cuSPARSE through its stub, with the real libraries and no GPU: the 13.0
+ * toolkit's libcusparse.so.12 (cuSPARSE 12.6), Debian's 12.4 one (the same
+ * file name, cuSPARSE 12.3) and 11.8's libcusparse.so.11 (the fixtures).
+ *
+ *   same answers  for each release, the same calls directly and through
+ *                 the stub (its override naming the real file) give the
+ *                 same results: cusparseGetProperty, cusparseGetVersion,
+ *                 cusparseGetErrorName/String for every status, handle
+ *                 creation (the library's own error without a device, and
+ *                 its own message on stderr), a CSR descriptor made and
+ *                 read back host-side (13.0's const descriptor handle,
+ *                 forwarded to 11.8 as the plain one it always was); the
+ *                 stub reports the CUDA release the file belongs to;
+ *   gating        cusparseCreateConstCsr, which 11.8 lacks, answers
+ *                 CUSPARSE_STATUS_NOT_SUPPORTED through the stub there;
+ *   release lines libcusparse.so.12 is CUDA 13's or 12's by its version: a
+ *                 pin to 12 refuses the toolkit's, a pin to 13 the 12.4
+ *                 one ahead of it; a process whose cuSOLVER came from
+ *                 12.4 gets 12.4's cuSPARSE with no override;
+ *   no library    the stub's codes, outputs 0, names from the enum, and
+ *                 the "no library" string says which variable to set.
+ *
+ * The 12.4 and 11.8 libraries need their release's folders on the path
+ * (cuSPARSE 12.4 needs libnvJitLink.so.12), as a packager puts them; the
+ * toolkit's are in ld.so.cache.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DISABLE_CUSPARSE_DEPRECATED
+#include <cusparse.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+
+/* From CMake: CS_STUB (the cuSPARSE stub), CS_CUSOLVER_STUB. */
+
+/* The status codes asked by name and string: every one of the 13.0
+ * headers' cusparseStatus_t (0 to 11), and some no cuSPARSE has. */
+static const int codes[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1000};
+enum { CODES = sizeof codes / sizeof *codes };
+
+/* ---- child: the calls, on whatever CS_LIB names ---- */
+
+static void *symbol(void *lib, const char *name)
+{
+	return lib ? dlsym(lib, name) : NULL;
+}
+
+static void print_info(void *lib, const char *name)
+{
+	const cudastub_library_info *(*info_fn)(void);
+	const cudastub_library_info *info;
+
+	*(void **)&info_fn = symbol(lib, name);
+	if (!info_fn)
+		return;
+	info = info_fn();
+	printf("state=%d\nmajor=%d\nown=%s\npath=%s\nchoice=%s\nerror=%s\ntried=%u\n",
+	       (int)info->state, info->major, info->own_version ? info->own_version : "",
+	       info->path ? info->path : "", info->choice ? info->choice : "",
+	       info->error ? info->error : "", info->attempt_count);
+	for (unsigned i = 0; i < info->attempt_count; i++)
+		printf("tried.%u=%s: %s\n", i, info->attempts[i].path, info->attempts[i].outcome);
+}
+
+/* A CSR descriptor made, read back and destroyed: host-side only. */
+static void descriptor_calls(void *lib)
+{
+	cusparseStatus_t (*create_csr)(cusparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *,
+				       void *, void *, cusparseIndexType_t, cusparseIndexType_t,
+				       cusparseIndexBase_t, cudaDataType);
+	cusparseStatus_t (*create_const_csr)(cusparseConstSpMatDescr_t *, int64_t, int64_t, int64_t,
+					     const void *, const void *, const void *,
+					     cusparseIndexType_t, cusparseIndexType_t,
+					     cusparseIndexBase_t, cudaDataType);
+	cusparseStatus_t (*get_size)(cusparseConstSpMatDescr_t, int64_t *, int64_t *, int64_t *);
+	cusparseStatus_t (*get_format)(cusparseConstSpMatDescr_t, cusparseFormat_t *);
+	cusparseStatus_t (*destroy)(cusparseConstSpMatDescr_t);
+	int offsets[5] = {0, 1, 2, 3, 3}, columns[3] = {0, 2, 4};
+	float values[3] = {1, 2, 3};
+	int64_t rows = -7, cols = -7, nnz = -7;
+	cusparseFormat_t format = (cusparseFormat_t)-7;
+	cusparseSpMatDescr_t matrix = NULL;
+	cusparseConstSpMatDescr_t constant = NULL;
+	int rc;
+
+	*(void **)&create_csr = symbol(lib, "cusparseCreateCsr");
+	*(void **)&create_const_csr = symbol(lib, "cusparseCreateConstCsr");
+	*(void **)&get_size = symbol(lib, "cusparseSpMatGetSize");
+	*(void **)&get_format = symbol(lib, "cusparseSpMatGetFormat");
+	*(void **)&destroy = symbol(lib, "cusparseDestroySpMat");
+	if (!create_csr || !get_size || !get_format || !destroy) {
+		printf("missing=descriptor calls\n");
+		return;
+	}
+	rc = create_csr(&matrix, 4, 5, 3, offsets, columns, values, CUSPARSE_INDEX_32I,
+			CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+	printf("csr_rc=%d\n", rc);
+	if (rc == 0) {
+		printf("size_rc=%d\n", (int)get_size(matrix, &rows, &cols, &nnz));
+		printf("format_rc=%d\n", (int)get_format(matrix, &format));
+		printf("destroy_rc=%d\n", (int)destroy(matrix));
+	}
+	printf("rows=%lld\ncols=%lld\nnnz=%lld\nformat=%d\n", (long long)rows, (long long)cols,
+	       (long long)nnz, (int)format);
+	if (!create_const_csr) {
+		printf("const_csr_rc=missing\n");
+		return;
+	}
+	rc = create_const_csr(&constant, 4, 5, 3, offsets, columns, values, CUSPARSE_INDEX_32I,
+			      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+	printf("const_csr_rc=%d\n", rc);
+	if (rc == 0)
+		printf("const_destroy_rc=%d\n", (int)destroy(constant));
+}
+
+static int calls_child(void)
+{
+	void *lib = dlopen(getenv("CS_LIB"), RTLD_NOW | RTLD_LOCAL);
+	cusparseStatus_t (*get_property)(libraryPropertyType, int *);
+	cusparseStatus_t (*get_version)(cusparseHandle_t, int *);
+	const char *(*error_name)(cusparseStatus_t);
+	const char *(*error_string)(cusparseStatus_t);
+	cusparseStatus_t (*create)(cusparseHandle_t *);
+	cusparseStatus_t (*destroy)(cusparseHandle_t);
+	cusparseHandle_t handle = NULL;
+	int version = -7, rc;
+
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+	*(void **)&get_property = symbol(lib, "cusparseGetProperty");
+	*(void **)&get_version = symbol(lib, "cusparseGetVersion");
+	*(void **)&error_name = symbol(lib, "cusparseGetErrorName");
+	*(void **)&error_string = symbol(lib, "cusparseGetErrorString");
+	*(void **)&create = symbol(lib, "cusparseCreate");
+	*(void **)&destroy = symbol(lib, "cusparseDestroy");
+	if (!get_property || !get_version || !error_name || !error_string || !create || !destroy)
+		return 4;
+	for (int k = MAJOR_VERSION; k <= PATCH_LEVEL; k++) {
+		int value = -7;
+
+		rc = get_property((libraryPropertyType)k, &value);
+		printf("prop_rc.%d=%d\nprop.%d=%d\n", k, rc, k, value);
+	}
+	/* no handle: cuSPARSE's own "invalid value", and its message */
+	printf("version_rc=%d\n", (int)get_version(NULL, &version));
+	printf("version=%d\n", version);
+	for (int i = 0; i < CODES; i++) {
+		printf("name.%d=%s\n", codes[i], error_name((cusparseStatus_t)codes[i]));
+		printf("string.%d=%s\n", codes[i], error_string((cusparseStatus_t)codes[i]));
+	}
+	rc = create(&handle);
+	printf("create_rc=%d\ncreate_handle=%d\n", rc, handle != NULL);
+	if (rc == 0)
+		destroy(handle);
+	descriptor_calls(lib);
+	print_info(lib, "cudastub_cusparse_info");
+	fflush(stdout);
+	return 0;
+}
+
+/* The cuSOLVER stub's first call, then the cuSPARSE stub's: which
+ * cuSPARSE the second one takes. */
+static int after_cusolver_child(void)
+{
+	void *solver = dlopen(getenv("CS_CUSOLVER"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = dlopen(getenv("CS_LIB"), RTLD_NOW | RTLD_LOCAL);
+	cusparseStatus_t (*get_property)(libraryPropertyType, int *);
+	int (*solver_property)(libraryPropertyType, int *);
+	int value = -7;
+
+	if (!solver || !lib)
+		return 3;
+	*(void **)&solver_property = symbol(solver, "cusolverGetProperty");
+	*(void **)&get_property = symbol(lib, "cusparseGetProperty");
+	if (!solver_property || !get_property)
+		return 4;
+	printf("cusolver_rc=%d\n", solver_property(MAJOR_VERSION, &value));
+	printf("prop_rc.0=%d\n", (int)get_property(MAJOR_VERSION, &value));
+	print_info(lib, "cudastub_cusparse_info");
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- parent ---- */
+
+static struct ts_child direct, through;
+
+/* A copy of key's value in child (ts_value's buffer is shared), or "". */
+static const char *get(const struct ts_child *child, const char *key, char *buf, size_t size)
+{
+	const char *v = ts_value(child, key);
+
+	snprintf(buf, size, "%s", v ? v : "");
+	return buf;
+}
+
+static long number(const struct ts_child *child, const char *key)
+{
+	const char *v = ts_value(child, key);
+
+	return v ? strtol(v, NULL, 10) : -999;
+}
+
+/* The release's fixture folders, as a packager puts them on the path
+ * ("" for the toolkit's 13.0: ld.so.cache has them). */
+static const char *release_path(int major, char *buf, size_t size)
+{
+	static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
+						  {"cuda-11.8", "mathlibs-11.8"}};
+	char dir[PATH_MAX / 2];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; major != 13 && k < 2 && n < size; k++)
+		if (ts_fixture_libdir(fixtures[major == 12 ? 0 : 1][k], dir, sizeof dir))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ":" : "", dir);
+	return buf;
+}
+
+/* The real cuSPARSE of a release, or NULL (reported). */
+static const char *real_cusparse(int major, char *buf, size_t size)
+{
+	char dir[PATH_MAX / 2];
+
+	if (major == 13) {
+		snprintf(buf, size, "/usr/local/cuda/lib64/libcusparse.so.12");
+		if (access(buf, F_OK) == 0)
+			return buf;
+		ts_unavailable("the CUDA 13 toolkit's libcusparse.so.12 is missing");
+		return NULL;
+	}
+	if (!ts_fixture_libdir(major == 12 ? "mathlibs-12.4" : "mathlibs-11.8", dir, sizeof dir))
+		return NULL;
+	snprintf(buf, size, "%s/libcusparse.so.%d", dir, major == 12 ? 12 : 11);
+	return buf;
+}
+
+/* Runs a scenario with CS_LIB=lib, LD_LIBRARY_PATH=path and the extra
+ * entries (up to 4). */
+static int run(const char *scenario, const char *lib, const char *path, const char *const *extra,
+	       struct ts_child *out)
+{
+	char lib_var[PATH_MAX + 16], path_var[2 * PATH_MAX + 32], solver_var[PATH_MAX + 16];
+	const char *env[8] = {lib_var, path_var, solver_var};
+	int n = 3;
+
+	snprintf(lib_var, sizeof lib_var, "CS_LIB=%s", lib);
+	snprintf(path_var, sizeof path_var, "LD_LIBRARY_PATH=%s", path ? path : "");
+	snprintf(solver_var, sizeof solver_var, "CS_CUSOLVER=%s", CS_CUSOLVER_STUB);
+	for (; extra && *extra && n < 7; extra++)
+		env[n++] = *extra;
+	env[n] = NULL;
+	if (ts_run_child(scenario, env, out) != 0 || out->exit_code != 0) {
+		CU_FAIL("the child failed");
+		fprintf(stderr, "%s %s: exit %d\n%s%s\n", scenario, lib, out->exit_code, out->out,
+			out->err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * "ASAN_OPTIONS=" the test's own, leak detection off, for a child that
+ * closes an NVIDIA library (ASan's other checks and UBSan stay on): a
+ * library closed again leaves behind what its constructors allocated (the
+ * 71 KiB emergency pool of its static libstdc++), and once the module is
+ * gone LeakSanitizer's report cannot name it, so tests/sanitizers/lsan.supp
+ * cannot either. The stub closes every candidate it turns down. Without
+ * ASan nothing reads the variable.
+ */
+static const char *leaks_unnamed(char *buf, size_t size)
+{
+	const char *now = getenv("ASAN_OPTIONS");
+
+	snprintf(buf, size, "ASAN_OPTIONS=%s%sdetect_leaks=0", now ? now : "",
+		 now && *now ? ":" : "");
+	return buf;
+}
+
+/* Whether this machine has a CUDA driver: without one, handle creation
+ * must be cuSPARSE's "not initialized". */
+static int have_driver(void)
+{
+	void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+
+	if (driver)
+		dlclose(driver);
+	return driver != NULL;
+}
+
+/* Every answer of the calls child, directly and through the stub. */
+static void same_answers(int major)
+{
+	static const char *const keys[] = {
+		"prop_rc.0",  "prop.0",	    "prop_rc.1", "prop.1",	  "prop_rc.2", "prop.2",
+		"version_rc", "version",    "create_rc", "create_handle", "csr_rc",    "size_rc",
+		"format_rc",  "destroy_rc", "rows",	 "cols",	  "nnz",       "format"};
+	char path[PATH_MAX], libpath[2 * PATH_MAX], override[PATH_MAX + 32], key[32];
+	char want[512], got[512];
+	const char *real = real_cusparse(major, path, sizeof path);
+	const char *env[] = {override, NULL};
+
+	if (!real)
+		return;
+	release_path(major, libpath, sizeof libpath);
+	snprintf(override, sizeof override, "CUDASTUB_CUSPARSE_PATH=%s", real);
+	if (run("calls", real, libpath, NULL, &direct) ||
+	    run("calls", CS_STUB, libpath, env, &through))
+		return;
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		get(&direct, keys[i], want, sizeof want);
+		CU_ASSERT_STRING_EQUAL(get(&through, keys[i], got, sizeof got), want);
+	}
+	for (int i = 0; i < CODES; i++) {
+		snprintf(key, sizeof key, "name.%d", codes[i]);
+		get(&direct, key, want, sizeof want);
+		CU_ASSERT_STRING_EQUAL(get(&through, key, got, sizeof got), want);
+		snprintf(key, sizeof key, "string.%d", codes[i]);
+		get(&direct, key, want, sizeof want);
+		CU_ASSERT_STRING_EQUAL(get(&through, key, got, sizeof got), want);
+	}
+	/* what cuSPARSE prints (its "on entry to" lines): the stub adds nothing */
+	CU_ASSERT_STRING_EQUAL(through.err, direct.err);
+	CU_ASSERT_EQUAL(number(&direct, "prop_rc.0"), CUSPARSE_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(number(&direct, "version_rc"), CUSPARSE_STATUS_INVALID_VALUE);
+	CU_ASSERT_STRING_EQUAL(get(&direct, "name.3", want, sizeof want),
+			       "CUSPARSE_STATUS_INVALID_VALUE");
+	if (!have_driver())
+		CU_ASSERT_EQUAL(number(&direct, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	/* the descriptor was made and read back: 4 x 5, 3 entries, CSR */
+	CU_ASSERT_EQUAL(number(&direct, "csr_rc"), CUSPARSE_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(number(&direct, "rows"), 4);
+	CU_ASSERT_EQUAL(number(&direct, "nnz"), 3);
+	CU_ASSERT_EQUAL(number(&direct, "format"), CUSPARSE_FORMAT_CSR);
+	/* the release the file belongs to, from its own version */
+	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(number(&through, "major"), major);
+	snprintf(want, sizeof want, "%ld.%ld.%ld", number(&direct, "prop.0"),
+		 number(&direct, "prop.1"), number(&direct, "prop.2"));
+	CU_ASSERT_STRING_EQUAL(get(&through, "own", got, sizeof got), want);
+	/* 11.8 has no const descriptors: the stub's "not supported", uncalled */
+	get(&direct, "const_csr_rc", want, sizeof want);
+	get(&through, "const_csr_rc", got, sizeof got);
+	if (major == 11) {
+		CU_ASSERT_STRING_EQUAL(want, "missing");
+		CU_ASSERT_EQUAL(strtol(got, NULL, 10), CUSPARSE_STATUS_NOT_SUPPORTED);
+	} else {
+		CU_ASSERT_STRING_EQUAL(got, want);
+		CU_ASSERT_STRING_EQUAL(want, "0");
+	}
+	printf("  CUDA %d: %s is cuSPARSE %s; without a device cusparseCreate gives %ld, the "
+	       "same through the stub\n",
+	       major, real, get(&through, "own", got, sizeof got), number(&direct, "create_rc"));
+}
+
+static void test_13_0(void)
+{
+	same_answers(13);
+}
+
+static void test_12_4(void)
+{
+	same_answers(12);
+}
+
+static void test_11_8(void)
+{
+	same_answers(11);
+}
+
+/* Search with a pin and a path: the state, the major, and the outcome
+ * text of the attempt whose path holds `tried` (checked when given). */
+static void search(const char *pin, const char *path, int state, int major, const char *tried,
+		   const char *outcome)
+{
+	char pin_var[64], key[32], line[PATH_MAX + 256], asan[1024];
+	const char *env[] = {pin_var, leaks_unnamed(asan, sizeof asan), NULL};
+	int seen = 0;
+
+	snprintf(pin_var, sizeof pin_var, "CUDASTUB_CUSPARSE_MAJOR=%s", pin);
+	if (run("calls", CS_STUB, path, pin[0] ? env : NULL, &through))
+		return;
+	CU_ASSERT_EQUAL(number(&through, "state"), state);
+	CU_ASSERT_EQUAL(number(&through, "major"), major);
+	for (long i = 0; tried && i < number(&through, "tried"); i++) {
+		snprintf(key, sizeof key, "tried.%ld", i);
+		get(&through, key, line, sizeof line);
+		if (strstr(line, tried) && strstr(line, outcome))
+			seen = 1;
+	}
+	if (tried && !seen) {
+		CU_FAIL("the expected attempt is not in the stub's list");
+		fprintf(stderr, "wanted %s: ...%s...\n%s\n", tried, outcome, through.out);
+	}
+}
+
+static void test_release_lines(void)
+{
+	char path12[2 * PATH_MAX], buf[PATH_MAX];
+
+	if (!real_cusparse(13, buf, sizeof buf) || !real_cusparse(12, buf, sizeof buf))
+		return;
+	release_path(12, path12, sizeof path12);
+	/* nothing asked: the toolkit's, CUDA 13 */
+	search("", "", CUDASTUB_STATE_LOADED, 13, NULL, NULL);
+	/* the toolkit's libcusparse.so.12 has CUDA 12's file name, not its release */
+	search("12", "", CUDASTUB_STATE_NOT_FOUND, 0, "libcusparse.so.12",
+	       "but CUDASTUB_CUSPARSE_MAJOR=12");
+	CU_ASSERT_EQUAL(number(&through, "prop_rc.0"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(number(&through, "prop.0"), 0);
+	/* Debian's 12.4 one is CUDA 12's */
+	search("12", path12, CUDASTUB_STATE_LOADED, 12, "mathlibs-12.4", "loaded");
+	/* first on the path, but not CUDA 13's: skipped for the toolkit's */
+	search("13", path12, CUDASTUB_STATE_LOADED, 13, "mathlibs-12.4",
+	       "but CUDASTUB_CUSPARSE_MAJOR=13");
+	CU_ASSERT_PTR_NOT_NULL(strstr(get(&through, "path", buf, sizeof buf), "/usr/local/cuda"));
+}
+
+/* One CUDA release per process: cuSOLVER 12.4 brings its cuSPARSE (and
+ * nvJitLink 12) in, and the cuSPARSE stub, asked nothing, keeps to it
+ * rather than take the toolkit's 13.0 from ld.so.cache. */
+static void test_one_release(void)
+{
+	char path12[2 * PATH_MAX], dir[PATH_MAX / 2], solver[PATH_MAX], buf[PATH_MAX + 64];
+	const char *env[] = {solver, NULL};
+
+	if (!ts_fixture_libdir("mathlibs-12.4", dir, sizeof dir))
+		return;
+	release_path(12, path12, sizeof path12);
+	snprintf(solver, sizeof solver, "CUDASTUB_CUSOLVER_PATH=%s/libcusolver.so.11", dir);
+	if (run("after_cusolver", CS_STUB, path12, env, &through))
+		return;
+	CU_ASSERT_EQUAL(number(&through, "cusolver_rc"), 0);
+	CU_ASSERT_EQUAL(number(&through, "prop_rc.0"), 0);
+	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(number(&through, "major"), 12);
+	CU_ASSERT_PTR_NOT_NULL(strstr(get(&through, "path", buf, sizeof buf), dir));
+	CU_ASSERT_PTR_NOT_NULL(strstr(get(&through, "choice", buf, sizeof buf), "CUDA 12"));
+}
+
+static void test_no_library(void)
+{
+	static const char *const env[] = {"CUDASTUB_CUSPARSE_PATH=/nonexistent/cudastub-none",
+					  NULL};
+	char key[32], want[256], got[256], real[PATH_MAX];
+
+	if (run("calls", CS_STUB, "", env, &through))
+		return;
+	for (int k = 0; k < 3; k++) {
+		snprintf(key, sizeof key, "prop_rc.%d", k);
+		CU_ASSERT_EQUAL(number(&through, key), CUSPARSE_STATUS_NOT_INITIALIZED);
+		snprintf(key, sizeof key, "prop.%d", k);
+		CU_ASSERT_EQUAL(number(&through, key), 0);
+	}
+	CU_ASSERT_EQUAL(number(&through, "version_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(number(&through, "version"), 0);
+	CU_ASSERT_EQUAL(number(&through, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(number(&through, "create_handle"), 0);
+	CU_ASSERT_EQUAL(number(&through, "csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(number(&through, "const_csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	/* the "no library" code explained: what failed, what to set */
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(get(&through, "string.1", got, sizeof got), "CUDASTUB_CUSPARSE_PATH="));
+	CU_ASSERT_STRING_EQUAL(get(&through, "string.3", got, sizeof got),
+			       "CUSPARSE_STATUS_INVALID_VALUE");
+	CU_ASSERT_STRING_EQUAL(get(&through, "name.1000", got, sizeof got),
+			       "unrecognized status code");
+	/* every status of the 13.0 headers named as the 13.0 library names it */
+	if (!real_cusparse(13, real, sizeof real) || run("calls", real, "", NULL, &direct))
+		return;
+	for (int code = CUSPARSE_STATUS_SUCCESS; code <= CUSPARSE_STATUS_INSUFFICIENT_RESOURCES;
+	     code++) {
+		snprintf(key, sizeof key, "name.%d", code);
+		get(&direct, key, want, sizeof want);
+		CU_ASSERT_STRING_EQUAL(get(&through, key, got, sizeof got), want);
+	}
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("cuSPARSE: the real libraries through the stub", NULL, NULL);
+
+	CU_add_test(s, "13.0: the same answers, CUDA 13", test_13_0);
+	CU_add_test(s, "12.4: the same answers, CUDA 12", test_12_4);
+	CU_add_test(s, "11.8: the same answers, CUDA 11; const descriptors not supported",
+		    test_11_8);
+	CU_add_test(s, "libcusparse.so.12: CUDA 13's or 12's by its version", test_release_lines);
+	CU_add_test(s, "cuSOLVER 12.4 in the process: 12.4's cuSPARSE", test_one_release);
+	CU_add_test(s, "no library: the codes, outputs 0, names, why", test_no_library);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {
+		{"calls", calls_child}, {"after_cusolver", after_cusolver_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}
