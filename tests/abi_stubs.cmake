@@ -1,13 +1,17 @@
-# The NVRTC and runtime stubs compiled against the 11.8 and 12.4 headers
-# (the build's own are 13.0), for every suite that runs a stub of
-# another ABI: nvrtc/ (the matrix), cudart/, adapters/. Each ABI whose
-# headers were fetched (tests/fixtures/fetch.sh) before configuring gets
-#   <build>/tests/abi-<major>/libnvrtc_stub.so, libcudart_stub.so
-#   <build>/tests/abi-<major>/shim/             the same under the real SONAMEs
-# as the targets {nvrtc,cudart}_{stub,shim}_abi<major>; the target
+# The three stubs compiled against the 11.8 and 12.4 headers (the build's
+# own are 13.0), for every suite that runs a stub of another ABI: nvrtc/
+# (the matrix), cudart/, cuda_driver/, adapters/. Each ABI whose headers
+# were fetched (tests/fixtures/fetch.sh) before configuring gets
+#   <build>/tests/abi-<major>/libnvrtc_stub.so, libcudart_stub.so,
+#                             libcuda_stub.so
+#   <build>/tests/abi-<major>/shim/             the runtime and NVRTC under
+#                                               their real SONAMEs
+#   <build>/tests/abi-<major>/shim/driver/      libcuda.so.1
+# as the targets {nvrtc,cudart,cuda}_{stub,shim}_abi<major>; the target
 # cudastub_abi_stubs builds them all, and CUDASTUB_TEST_ABIS lists the
-# majors built. A suite that needs a missing one reports it (a failure
-# under CI=true, a SKIP elsewhere).
+# majors built. The driver has one SONAME and no symbol versions (as in
+# stubs/cuda_driver). A suite that needs a missing one reports it (a
+# failure under CI=true, a SKIP elsewhere).
 set(CUDASTUB_ABI_STUBS_DIR ${CMAKE_CURRENT_BINARY_DIR})
 set(CUDASTUB_TEST_ABIS)
 add_custom_target(cudastub_abi_stubs)
@@ -28,5 +32,11 @@ foreach(version 11.8 12.4)
       INCLUDE_DIR ${include} SONAME ${soname} OUTPUT_DIR ${dir}/shim)
     add_dependencies(cudastub_abi_stubs ${lib}_stub_abi${major} ${lib}_shim_abi${major})
   endforeach()
+  cudastub_add_stub_for_abi(cuda_stub_abi${major} cuda MAJOR ${major} MINOR ${minor}
+    INCLUDE_DIR ${include} OUTPUT_DIR ${dir} OUTPUT_NAME cuda_stub)
+  cudastub_add_stub_for_abi(cuda_shim_abi${major} cuda NO_VERSION_NODE MAJOR ${major}
+    MINOR ${minor} INCLUDE_DIR ${include} SONAME ${cudastub_cuda_soname_any}
+    OUTPUT_DIR ${dir}/shim/driver)
+  add_dependencies(cudastub_abi_stubs cuda_stub_abi${major} cuda_shim_abi${major})
   list(APPEND CUDASTUB_TEST_ABIS ${major})
 endforeach()

@@ -3,6 +3,11 @@
 #   0. clang-format has nothing to change in the hand-written C;
 #   1. fetch the real-library fixtures (tests/fixtures/fetch.sh);
 #   2. plain build: every ctest label (unit, real, e2e, threads);
+#   2a. aarch64: the same sources cross-built with Debian's cross compiler
+#      (cmake/toolchains/aarch64-linux-gnu.cmake), every suite run under
+#      qemu-user against NVIDIA's arm64 libraries (unit, real, threads; the
+#      exports compared with step 2's build), and the instructions a
+#      forwarded call adds, counted by qemu (bench/run_qemu_count.sh);
 #   3. valgrind memcheck over the unit suites and their children;
 #   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label;
 #   5. ThreadSanitizer build: the threads label;
@@ -21,7 +26,8 @@ quick=0
 ci=0
 case "${CI:-}" in true | 1) ci=1 ;; esac
 
-step() { printf '\n==== %s\n' "$*"; }
+# each step says how long the suite has run so far
+step() { printf '\n==== %s (at %ds)\n' "$*" "$SECONDS"; }
 
 step "clang-format: hand-written C"
 find "$src/include" "$src/stubs" "$src/tools" "$src/tests" "$src/bench" "$src/examples" \
@@ -50,6 +56,25 @@ build plain
 # --verbose: every suite's CUnit run summary goes into the log
 (cd "$out/plain" && ctest --verbose -j "$jobs")
 [ $quick = 1 ] && exit 0
+
+step "aarch64: cross build, every suite under qemu-user"
+if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64-static >/dev/null &&
+  [ -f "$fixtures/arm64-cunit/.stamp" ]; then
+  # CUnit for arm64 is a fixture (arm64-cunit); the native build of step 2
+  # is what the cross build's exports must match
+  build aarch64 -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchains/aarch64-linux-gnu.cmake" \
+    -DCUDASTUB_TARGET_ROOTS="$fixtures/arm64-cunit" -DCUDASTUB_NATIVE_BUILD="$out/plain"
+  (cd "$out/aarch64" && ctest --verbose -j "$jobs")
+  "$src/bench/run_qemu_count.sh" "$out/aarch64"
+else
+  why="no aarch64 cross compiler, qemu-user or arm64 CUnit (apt-get install"
+  why="$why gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static; tests/fixtures/fetch.sh)"
+  if [ $ci = 1 ]; then
+    echo "run-suite.sh: $why, and CI=true requires them" >&2
+    exit 1
+  fi
+  echo "SKIP: aarch64: $why"
+fi
 
 step "valgrind memcheck: unit tests and their children"
 # The children are this suite's own binaries; the tools tests call (nm,

@@ -324,7 +324,7 @@ CUDASTUB_HIDDEN int cudastub_pin_parse(const char *text, const struct cudastub_s
  * when it has none; *version is 0 unless it answered. */
 CUDASTUB_HIDDEN int cudastub_driver_version(void *driver, int *version);
 
-/* loader_resolve_x86_64.S: see there. */
+/* loader_resolve_<arch>.S (x86-64, aarch64): see there. */
 CUDASTUB_HIDDEN void cudastub_asm_resolve(void);
 
 /* loader_search.c */

@@ -4,6 +4,9 @@
 
 #include <cuda_runtime_api.h>
 #include <cuda_profiler_api.h>
+/* On Arm, cuda_gl_interop.h includes no GL header and requires that one
+ * came first (it checks GL_VERSION): the stand-in of interop/. */
+#include <GL/gl.h>
 #include <cuda_gl_interop.h>
 #include <cuda_egl_interop.h>
 #include <cuda_vdpau_interop.h>

@@ -305,12 +305,12 @@ static const char *real_library(const struct release *r, const struct api *a, ch
 {
 	char dir[PATH_MAX / 2], why[PATH_MAX];
 
-	if (r->fixture) {
-		if (!ts_fixture_libdir(r->fixture, dir, sizeof dir))
-			return NULL;
-	} else {
-		snprintf(dir, sizeof dir, "/usr/local/cuda/lib64");
+	if (!r->fixture) {
+		snprintf(dir, sizeof dir, "%s.so.%d", a->family, r->major);
+		return ts_toolkit_file(dir, buf, size);
 	}
+	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir))
+		return NULL;
 	snprintf(buf, size, "%s/%s.so.%d", dir, a->family, r->major);
 	if (access(buf, F_OK) == 0)
 		return buf;

@@ -27,10 +27,23 @@ const struct ct_runtime *ct_runtime_of_major(int major)
 	return NULL;
 }
 
+const struct ct_runtime *ct_newest_runtime(void)
+{
+	const struct ct_runtime *rt = ct_runtime_of_major(13);
+
+	return rt->file[0] ? rt : ct_runtime_of_major(12);
+}
+
 const char *ct_runtime_file(const struct ct_runtime *rt, char *buf, size_t size)
 {
 	char dir[PATH_MAX];
 
+	if (!rt->fixture && !rt->file[0]) {
+		ts_not_applicable(
+			"no CUDA 13.0 libcudart for this architecture here (Debian ships "
+			"none for arm64); configure with -DCUDASTUB_REAL_CUDART13=<file>");
+		return NULL;
+	}
 	if (!rt->fixture) {
 		snprintf(buf, size, "%s", rt->file);
 		return ts_present(buf, "install the CUDA 13 toolkit");
@@ -47,9 +60,11 @@ const char *ct_runtime_file_if_present(const struct ct_runtime *rt, char *buf, s
 
 	if (!root || !*root)
 		root = CUDASTUB_TEST_FIXTURES;
+	if (!rt->fixture && !rt->file[0])
+		return NULL; /* none for this architecture */
 	if (rt->fixture)
-		snprintf(buf, size, "%s/%s/usr/lib/x86_64-linux-gnu/%s", root, rt->fixture,
-			 rt->file);
+		snprintf(buf, size, "%s/%s/usr/lib/" TS_MULTIARCH "/%s", root,
+			 ts_library_fixture(rt->fixture), rt->file);
 	else
 		snprintf(buf, size, "%s", rt->file);
 	return access(buf, F_OK) == 0 ? buf : NULL;

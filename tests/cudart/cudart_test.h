@@ -42,6 +42,8 @@ struct ct_runtime {
 enum { CT_RUNTIME_COUNT = 3 };
 extern const struct ct_runtime ct_runtimes[CT_RUNTIME_COUNT]; /* 11.8, 12.4, 13.0 */
 const struct ct_runtime *ct_runtime_of_major(int major);
+/* 13.0, or 12.4 where this architecture has no 13.0 (aarch64). */
+const struct ct_runtime *ct_newest_runtime(void);
 
 /* The runtime's file, or folder, in buf when it is there; NULL, quietly,
  * if not. */

@@ -162,13 +162,8 @@ static const char *real_library(const struct release *r, char *buf, size_t size)
 {
 	char dir[PATH_MAX / 2];
 
-	if (!r->fixture) {
-		snprintf(buf, size, "/usr/local/cuda/lib64/%s", r->soname);
-		if (access(buf, F_OK) == 0)
-			return buf;
-		ts_unavailable("the CUDA 13 toolkit's libcufft.so.12 is missing");
-		return NULL;
-	}
+	if (!r->fixture)
+		return ts_toolkit_file(r->soname, buf, size);
 	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir))
 		return NULL;
 	snprintf(buf, size, "%s/%s", dir, r->soname);

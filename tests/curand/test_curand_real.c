@@ -314,12 +314,13 @@ static const struct release releases[] = {
 static const char *release_dir(const struct release *r, char *buf, size_t size)
 {
 	if (!r->fixture) {
-		if (access("/usr/local/cuda/lib64/libcurand.so.10", F_OK) == 0) {
-			snprintf(buf, size, "/usr/local/cuda/lib64");
-			return buf;
-		}
-		ts_unavailable("the CUDA 13 toolkit's libcurand.so.10 is missing");
-		return NULL;
+		char *slash;
+
+		if (!ts_toolkit_file("libcurand.so.10", buf, size))
+			return NULL;
+		slash = strrchr(buf, '/');
+		*slash = '\0';
+		return buf;
 	}
 	return ts_fixture_libdir(r->fixture, buf, size);
 }

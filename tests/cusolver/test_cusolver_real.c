@@ -228,13 +228,8 @@ static const char *real_cusolver(int major, char *buf, size_t size)
 {
 	char dir[PATH_MAX / 2];
 
-	if (major == 13) {
-		snprintf(buf, size, "/usr/local/cuda/lib64/libcusolver.so.12");
-		if (access(buf, F_OK) == 0)
-			return buf;
-		ts_unavailable("the CUDA 13 toolkit's libcusolver.so.12 is missing");
-		return NULL;
-	}
+	if (major == 13)
+		return ts_toolkit_file("libcusolver.so.12", buf, size);
 	if (!ts_fixture_libdir(major == 12 ? "mathlibs-12.4" : "mathlibs-11.8", dir, sizeof dir))
 		return NULL;
 	snprintf(buf, size, "%s/libcusolver.so.11", dir);

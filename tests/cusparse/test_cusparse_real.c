@@ -232,13 +232,8 @@ static const char *real_cusparse(int major, char *buf, size_t size)
 {
 	char dir[PATH_MAX / 2];
 
-	if (major == 13) {
-		snprintf(buf, size, "/usr/local/cuda/lib64/libcusparse.so.12");
-		if (access(buf, F_OK) == 0)
-			return buf;
-		ts_unavailable("the CUDA 13 toolkit's libcusparse.so.12 is missing");
-		return NULL;
-	}
+	if (major == 13)
+		return ts_toolkit_file("libcusparse.so.12", buf, size);
 	if (!ts_fixture_libdir(major == 12 ? "mathlibs-12.4" : "mathlibs-11.8", dir, sizeof dir))
 		return NULL;
 	snprintf(buf, size, "%s/libcusparse.so.%d", dir, major == 12 ? 12 : 11);

@@ -10,7 +10,9 @@
  *
  * No GPU here: both builds must print exactly the same, stderr and exit
  * status included, with no driver and with Debian's 550 driver on the
- * path, lazily bound and with LD_BIND_NOW=1. Through the stub, a program
+ * path, lazily bound and with LD_BIND_NOW=1. The stub build prints the
+ * same on every runtime major it can run under: 11.8, 12.4 and 13.0 with
+ * no driver, 11.8 and 12.4 with the 550 driver (which runs no 13.0). Through the stub, a program
  * that makes no call maps no NVIDIA library; one that calls loads the
  * runtime once and replays its registrations, which the fake runtime shows
  * (it launches only kernels it was told about, and gives managed memory).
@@ -264,6 +266,40 @@ static void test_every_runtime_major(void)
 			ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s/%s", dir, fixtures[f][1]);
 			expect_same(compared[i], fixtures[f][0], &env);
 		}
+	}
+}
+
+/* With Debian's 550 driver on the path (it supports CUDA 12.4), the stub
+ * build runs on each runtime major the driver can run, 11.8 and 12.4, and
+ * prints the same on both, byte for byte: what a machine with that driver
+ * and no GPU answers (cudaErrorNoDevice), not the insufficient-driver
+ * answer 13.0 gives there (which the test above compares with NVIDIA's
+ * build). */
+static void test_every_runtime_the_driver_runs(void)
+{
+	char driver[PATH_MAX], dir11[PATH_MAX], dir12[PATH_MAX];
+	const char *driver_dir = ts_driver_dir(driver, sizeof driver);
+	static struct ts_child c;
+
+	if (!programs_built() || !driver_dir || ts_machine_has_driver())
+		return;
+	if (!ts_fixture_libdir("cuda-11.8", dir11, sizeof dir11) ||
+	    !ts_fixture_libdir("cuda-12.4", dir12, sizeof dir12))
+		return;
+	for (size_t i = 0; i < sizeof compared / sizeof *compared; i++) {
+		struct ts_env on11 = {0}, on12 = {0};
+
+		ts_env_add(&on11, "LD_LIBRARY_PATH=%s", driver_dir);
+		ts_env_add(&on11, "CUDASTUB_CUDART_PATH=%s/libcudart.so.11.0", dir11);
+		ts_env_add(&on12, "LD_LIBRARY_PATH=%s", driver_dir);
+		ts_env_add(&on12, "CUDASTUB_CUDART_PATH=%s/libcudart.so.12", dir12);
+		expect_same_runs(compared[i], "driver 550: runtime 11.8 and runtime 12.4", "stub",
+				 &on11, "stub", &on12);
+		CU_ASSERT_FATAL(run(compared[i], "stub", &on12, &c));
+		CU_ASSERT_PTR_NULL(strstr(c.out, "cudaErrorInsufficientDriver"));
+		/* managed faults at its host access first, as with NVIDIA's build */
+		if (strcmp(compared[i], "managed"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "cudaErrorNoDevice"));
 	}
 }
 
@@ -593,6 +629,8 @@ static void register_suites(void)
 		    test_same_output);
 	CU_add_test(s, "the stub build on runtimes 11.8 and 12.4 prints the same",
 		    test_every_runtime_major);
+	CU_add_test(s, "with driver 550, the stub build prints the same on runtimes 11.8 and 12.4",
+		    test_every_runtime_the_driver_runs);
 	CU_add_test(s, "no CUDA call: no NVIDIA library mapped, exit 0", test_lazy);
 	CU_add_test(s, "NVIDIA's build through the runtime shim folder prints the same",
 		    test_through_runtime_shim);

@@ -4,7 +4,7 @@
  * under stubs/<lib>/generated (stubs/common/generated too), the ABI records
  * and export lists under tools/gen_stubs/data, what knows every library
  * at once (include/cudastub/generated, tools/cli/generated,
- * cmake/generated), and the tables README.md quotes.
+ * cmake/generated, docs/compatibility.md), and the tables README.md quotes.
  *
  * It needs Debian's python3 with the clang bindings and the CUDA 11.8 and
  * 12.4 fixtures; without them the test fails under CI=true and prints SKIP
@@ -101,6 +101,7 @@ static const char *const whole_tree_outputs[] = {
 	"tools/cli/generated",
 	"cmake/generated",
 	"docs/generated",
+	"docs/compatibility.md",
 	"README.md",
 };
 

@@ -213,13 +213,12 @@ static void link_both_ways(const struct release *r, int versioned_code)
 
 static void test_13_0(void)
 {
-	static const struct release r = {"13.0", "/usr/local/cuda/lib64/libnvrtc.so.13",
-					 "/usr/local/cuda/lib64/libnvJitLink.so.13"};
+	char nvrtc[PATH_MAX], jit[PATH_MAX];
+	struct release r = {"13.0", nvrtc, jit};
 
-	if (access(r.nvjitlink, F_OK) != 0) {
-		ts_unavailable("the CUDA 13 toolkit's libnvJitLink.so.13 is missing");
+	if (!ts_toolkit_file("libnvJitLink.so.13", jit, sizeof jit) ||
+	    !ts_toolkit_file("libnvrtc.so.13", nvrtc, sizeof nvrtc))
 		return;
-	}
 	link_both_ways(&r, 0);
 }
 

@@ -40,10 +40,11 @@ static int quiet_libdir(const char *fixture, char *buf, size_t size)
 
 	if (!root || !*root)
 		root = CUDASTUB_TEST_FIXTURES;
+	fixture = ts_library_fixture(fixture);
 	snprintf(stamp, sizeof stamp, "%s/%s/.stamp", root, fixture);
 	if (access(stamp, F_OK) != 0)
 		return 0;
-	snprintf(buf, size, "%s/%s/usr/lib/x86_64-linux-gnu", root, fixture);
+	snprintf(buf, size, "%s/%s/usr/lib/" TS_MULTIARCH, root, fixture);
 	return 1;
 }
 
@@ -57,6 +58,11 @@ static int locate(const struct rn_selection *sel, char *file, size_t size)
 			return 0;
 		snprintf(file, size, "%s/%s", dir, sel->file);
 		return 1;
+	}
+	if (!sel->file[0]) {
+		ts_not_applicable("no CUDA 13.0 libnvrtc for this architecture here (Debian ships "
+				  "none for arm64); configure with -DCUDASTUB_REAL_NVRTC13=<file>");
+		return 0;
 	}
 	snprintf(file, size, "%s", sel->file);
 	if (access(file, F_OK) == 0)

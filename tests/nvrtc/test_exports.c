@@ -6,8 +6,10 @@
  *    symbols of the stub and of the shim all carry the real library's
  *    version node (the shim's SONAME), which nm also shows as one absolute
  *    symbol of that name.
- *  - The cost contract: each generated wrapper is a load of a RIP-relative
- *    slot and an indirect jump (optionally after endbr64), then padding.
+ *  - The cost contract: each generated wrapper is the forwarder of
+ *    forwarder.h, an indirect jump through its slot (x86-64: one
+ *    jmp *slot(%rip), optionally after endbr64; aarch64: adrp/ldr/br,
+ *    optionally after bti c), then padding.
  *    nvrtcGetErrorString is hand-written and exempt. Not checked in a
  *    sanitizer build, whose instrumentation changes every function.
  */
@@ -74,9 +76,10 @@ static void judge(const struct ts_function_shape *shape, void *ctx)
 	if (!is_wrapper(shape->name))
 		return;
 	/* the cost contract: one indirect jump through its slot */
-	CU_assertImplementation(shape->kind == TS_SHAPE_RIP_JUMP, __LINE__,
-				uc_fmt("not one jmp *slot(%%rip): %s", shape->name), __FILE__, "",
-				CU_FALSE);
+	CU_assertImplementation(shape->kind == TS_FORWARDER_SHAPE, __LINE__,
+				uc_fmt("not %s: %s (%d instructions)", TS_FORWARDER_WORDS,
+				       shape->name, shape->count),
+				__FILE__, "", CU_FALSE);
 	(*checked)++;
 }
 
@@ -109,15 +112,26 @@ static void test_shape_checker(void)
 {
 	char good1[][TS_INSN] = {"mov 0x98c9(%rip),%rax", "jmp *%rax", "nopl 0x0(%rax)"};
 	char good2[][TS_INSN] = {"endbr64", "jmp *0x2fe2(%rip)"};
+	char good3[][TS_INSN] = {"adrp x16, 59000", "ldr x16, [x16, #304]", "br x16", "nop"};
+	char good4[][TS_INSN] = {"bti c", "adrp x16, 59000", "ldr x16, [x16]", "br x16"};
 	char bad1[][TS_INSN] = {"push %rbx", "mov 0x98c9(%rip),%rax", "jmp *%rax"};
 	char bad2[][TS_INSN] = {"mov 0x98c9(%rip),%rax", "jmp *%rdx"};
 	char bad3[][TS_INSN] = {"mov 0x98c9(%rip),%rax", "call *%rax", "ret"};
+	char bad4[][TS_INSN] = {"adrp x16, 59000", "ldr x16, [x16, #304]", "br x17"};
+	char bad5[][TS_INSN] = {"adrp x16, 59000", "ldr x16, [x16, #304]", "blr x16", "ret"};
+	char bad6[][TS_INSN] = {"stp x29, x30, [sp, #-16]!", "adrp x16, 59000",
+				"ldr x16, [x16, #304]", "br x16"};
 
 	CU_ASSERT_EQUAL(ts_shape_of(good1, 3), TS_SHAPE_SLOT_JUMP);
 	CU_ASSERT_EQUAL(ts_shape_of(good2, 2), TS_SHAPE_RIP_JUMP);
+	CU_ASSERT_EQUAL(ts_shape_of(good3, 4), TS_SHAPE_PAGE_JUMP);
+	CU_ASSERT_EQUAL(ts_shape_of(good4, 4), TS_SHAPE_PAGE_JUMP);
 	CU_ASSERT_EQUAL(ts_shape_of(bad1, 3), TS_SHAPE_OTHER);
 	CU_ASSERT_EQUAL(ts_shape_of(bad2, 2), TS_SHAPE_OTHER);
 	CU_ASSERT_EQUAL(ts_shape_of(bad3, 3), TS_SHAPE_OTHER);
+	CU_ASSERT_EQUAL(ts_shape_of(bad4, 3), TS_SHAPE_OTHER);
+	CU_ASSERT_EQUAL(ts_shape_of(bad5, 4), TS_SHAPE_OTHER);
+	CU_ASSERT_EQUAL(ts_shape_of(bad6, 4), TS_SHAPE_OTHER);
 }
 
 static void register_suites(void)
@@ -127,21 +141,18 @@ static void register_suites(void)
 	CU_add_test(s, "stub exports exactly the ABI", test_stub_exports);
 	if (uc_shim())
 		CU_add_test(s, "shim exports exactly the ABI", test_shim_exports);
-#if defined(__x86_64__)
 	CU_add_test(s, "shape checker", test_shape_checker);
-	if (!UC_SANITIZE[0]) {
-		CU_add_test(s, "stub exports are one jmp *slot(%rip)", test_stub_wrapper_shape);
+	if (TS_FORWARDER_KNOWN && !UC_SANITIZE[0]) {
+		CU_add_test(s, "stub exports are the forwarder: " TS_FORWARDER_WORDS,
+			    test_stub_wrapper_shape);
 		if (uc_shim())
-			CU_add_test(s, "shim exports are one jmp *slot(%rip)",
+			CU_add_test(s, "shim exports are the forwarder: " TS_FORWARDER_WORDS,
 				    test_shim_wrapper_shape);
 	} else {
-		printf("SKIP: wrapper shape in a sanitizer build (%s)\n", UC_SANITIZE);
+		printf("SKIP: wrapper shape in a sanitizer build or on an architecture without "
+		       "a forwarder (%s)\n",
+		       UC_SANITIZE);
 	}
-#else
-	(void)test_shape_checker;
-	(void)test_stub_wrapper_shape;
-	(void)test_shim_wrapper_shape;
-#endif
 }
 
 int main(int argc, char **argv)

@@ -3,8 +3,10 @@
  * 13.0 headers, each loading the real 11.8, 12.4 and 13.0 libraries. In
  * each cell the stub reports the runtime's version, compiles a kernel to
  * the same PTX as a direct call, and forwards or refuses nvrtcGetNVVMSize
- * (gone in 13) as its gating table says. Then a program linked against
- * NVIDIA's libnvrtc.so.12 runs through the 12-ABI shim.
+ * (gone in 13) as its gating table says; and every export is what that
+ * table says (tests/support/ts_matrix.h: forwarded names exported, gated
+ * ones answering 1500 or 1801 without calling NVRTC). Then a program
+ * linked against NVIDIA's libnvrtc.so.12 runs through the 12-ABI shim.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -16,8 +18,17 @@
 #include "cudastub/cudastub.h"
 #include "matrix_kernel.h"
 #include "test_support.h"
+#include "ts_matrix.h"
 
-#define REAL_13 "/usr/local/cuda/lib64/libnvrtc.so.13"
+/* The CUDA 13.0 libnvrtc of this architecture (CUDASTUB_REAL_NVRTC13), or ""
+ * where this machine has none (aarch64: Debian ships no 13.0) */
+#ifndef MATRIX_REAL_13
+#define MATRIX_REAL_13 "/usr/local/cuda/lib64/libnvrtc.so.13"
+#endif
+#define REAL_13 MATRIX_REAL_13
+#define NO_REAL_13                                                                                 \
+	"no CUDA 13.0 libnvrtc for this architecture here (Debian ships none for arm64); "         \
+	"configure with -DCUDASTUB_REAL_NVRTC13=<file>"
 
 /* ---- child: one cell ---- */
 
@@ -65,8 +76,11 @@ static int cell(void)
 
 static const struct ts_scenario scenarios[] = {
 	{"cell", cell},
+	TS_MATRIX_SCENARIO,
 	{NULL, NULL},
 };
+
+static const struct ts_matrix_lib nvrtc = {"nvrtc", "nvrtc", "nvrtcVersion", 2};
 
 /* ---- parent ---- */
 
@@ -86,6 +100,10 @@ static int runtime_path(const struct runtime *r, char *path, size_t size)
 {
 	char dir[3800];
 
+	if (!r->fixture && !r->file[0]) {
+		ts_not_applicable(NO_REAL_13);
+		return 0;
+	}
 	if (!r->fixture) {
 		if (access(r->file, F_OK) == 0) {
 			snprintf(path, size, "%s", r->file);
@@ -142,7 +160,17 @@ static void run_row(const char *stub, int abi)
 		} else {
 			CU_ASSERT_PTR_NULL(ts_value(&child, "nvvm_stub_rc"));
 		}
+		/* every export against the gating table */
+		struct ts_matrix_cell every = {
+			&nvrtc,	   abi,	 abi == 11 ? "11.8" : abi == 12 ? "12.4" : "13.0",
+			stub,	   path, runtime_major,
+			r->version};
+		char label[64];
+
+		snprintf(label, sizeof label, "%d-ABI stub, NVRTC %s", abi, r->version);
+		ts_matrix_run(label, &every, NULL);
 	}
+	printf("\n");
 }
 
 static void test_abi_13_against_every_runtime(void)
@@ -177,6 +205,10 @@ static void test_cuda12_program_through_the_shim(void)
 	struct ts_child child;
 	const char *v;
 
+	if (!REAL_13[0]) {
+		ts_not_applicable(NO_REAL_13);
+		return;
+	}
 	if (access(REAL_13, F_OK) != 0) {
 		ts_unavailable(REAL_13 " missing; install the CUDA 13 toolkit");
 		return;

@@ -2,6 +2,7 @@
 #include "test_support.h"
 
 #include <CUnit/Basic.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
@@ -134,10 +135,64 @@ static int start(char *const *argv, char **envp, const char *stdin_path, pid_t *
 	return 0;
 }
 
+/* The emulator's words (CUDASTUB_TEST_EMULATOR, from the toolchain's
+ * CMAKE_CROSSCOMPILING_EMULATOR, words separated by spaces). */
+#ifndef CUDASTUB_TEST_EMULATOR
+#define CUDASTUB_TEST_EMULATOR ""
+#endif
+enum { EMULATOR_WORDS = 8 };
+
+const char *ts_emulator(void)
+{
+	return CUDASTUB_TEST_EMULATOR;
+}
+
+#if defined(__aarch64__)
+#define OWN_MACHINE EM_AARCH64
+#else
+#define OWN_MACHINE EM_X86_64
+#endif
+
+/* Whether path is an ELF file of this process's machine: what the host
+ * runs only through the emulator. */
+static int own_machine_elf(const char *path)
+{
+	Elf64_Ehdr h;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = read(fd, &h, sizeof h) == (ssize_t)sizeof h && !memcmp(h.e_ident, ELFMAG, SELFMAG) &&
+	     h.e_machine == OWN_MACHINE;
+	close(fd);
+	return ok;
+}
+
+/* argv, or argv after the emulator's words when it must run under it;
+ * words holds the copy. */
+static char *const *emulated(char *const *argv, char **words, size_t room, char *text,
+			     size_t text_size)
+{
+	size_t n = 0, i;
+	char *save, *word;
+
+	if (!CUDASTUB_TEST_EMULATOR[0] || !own_machine_elf(argv[0]))
+		return argv;
+	snprintf(text, text_size, "%s", CUDASTUB_TEST_EMULATOR);
+	for (word = strtok_r(text, " ", &save); word && n < EMULATOR_WORDS;
+	     word = strtok_r(NULL, " ", &save))
+		words[n++] = word;
+	for (i = 0; argv[i] && n + 1 < room; i++)
+		words[n++] = argv[i];
+	words[n] = NULL;
+	return words;
+}
+
 int ts_run_program(char *const *argv, const char *const *env, const char *stdin_path,
 		   struct ts_child *child)
 {
 	char **envp = child_environment(env);
+	char *words[256], text[1024];
 	int out_fd, err_fd, status, rc;
 	pid_t pid;
 
@@ -145,7 +200,8 @@ int ts_run_program(char *const *argv, const char *const *env, const char *stdin_
 	child->exit_code = -1;
 	if (!envp)
 		return -1;
-	rc = start(argv, envp, stdin_path, &pid, &out_fd, &err_fd);
+	rc = start(emulated(argv, words, sizeof words / sizeof *words, text, sizeof text), envp,
+		   stdin_path, &pid, &out_fd, &err_fd);
 	free(envp);
 	if (rc != 0)
 		return -1;
@@ -227,6 +283,39 @@ void ts_unavailable(const char *why)
 	}
 }
 
+#ifndef CUDASTUB_TEST_TOOLKIT_LIBDIR
+#define CUDASTUB_TEST_TOOLKIT_LIBDIR "/usr/local/cuda/lib64"
+#endif
+
+int ts_toolkit_is_native(void)
+{
+	return CUDASTUB_TEST_TOOLKIT_LIBDIR[0] != '\0';
+}
+
+const char *ts_toolkit_file(const char *name, char *buf, size_t size)
+{
+	char why[512];
+
+	if (!ts_toolkit_is_native()) {
+		snprintf(why, sizeof why,
+			 "no CUDA 13.0 %s for this architecture here (the toolkit's is x86-64's)",
+			 name);
+		ts_not_applicable(why);
+		return NULL;
+	}
+	snprintf(buf, size, "%s/%s", CUDASTUB_TEST_TOOLKIT_LIBDIR, name);
+	if (access(buf, F_OK) == 0)
+		return buf;
+	snprintf(why, sizeof why, "%s missing; install the CUDA 13 toolkit", buf);
+	ts_unavailable(why);
+	return NULL;
+}
+
+void ts_not_applicable(const char *why)
+{
+	printf("N/A: %s\n", why);
+}
+
 const char *ts_fixture(const char *name)
 {
 	static char paths[8][4096];
@@ -249,13 +338,53 @@ const char *ts_fixture(const char *name)
 	return NULL;
 }
 
+const char *ts_library_fixture(const char *name)
+{
+#if defined(__aarch64__)
+	static char names[8][256];
+	static int next;
+	char *out = names[next++ % 8];
+
+	snprintf(out, sizeof names[0], "arm64-%s", name);
+	return out;
+#else
+	return name;
+#endif
+}
+
+/* The library fixtures fetch.sh has an arm64 copy of. */
+static int has_arm64_fixture(const char *name)
+{
+	static const char *const names[] = {"cuda-11.8", "cuda-12.4", "driver-550"};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
 const char *ts_fixture_libdir(const char *name, char *buf, size_t size)
 {
-	const char *root = ts_fixture(name);
+	const char *root;
+
+#if defined(__aarch64__)
+	if (!has_arm64_fixture(name)) {
+		char why[512];
+
+		snprintf(why, sizeof why,
+			 "no arm64 %s fixture (tests/fixtures/fetch.sh fetches it for x86-64 only)",
+			 name);
+		ts_not_applicable(why);
+		return NULL;
+	}
+#else
+	(void)has_arm64_fixture;
+#endif
+	root = ts_fixture(ts_library_fixture(name));
 
 	if (!root)
 		return NULL;
-	snprintf(buf, size, "%s/usr/lib/x86_64-linux-gnu", root);
+	snprintf(buf, size, "%s/usr/lib/" TS_MULTIARCH, root);
 	return buf;
 }
 

@@ -45,6 +45,16 @@ struct ts_child {
 int ts_run_program(char *const *argv, const char *const *env, const char *stdin_path,
 		   struct ts_child *child);
 
+/*
+ * In a cross build whose tests run under an emulator (qemu-user: ctest
+ * starts each suite under CMAKE_CROSSCOMPILING_EMULATOR), ts_run_program
+ * starts a program built for this architecture under the same emulator,
+ * since the host cannot run it by itself; scripts and the host's tools
+ * (nm, objdump, sh) run as they are. ts_emulator() is that emulator's
+ * command line, or "" in a native build.
+ */
+const char *ts_emulator(void);
+
 /* Runs this binary as `--child scenario` the same way, stdin /dev/null. */
 int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
 
@@ -67,8 +77,41 @@ const char *ts_fixture(const char *name);
  */
 void ts_unavailable(const char *why);
 
-/* "<fixture>/usr/lib/x86_64-linux-gnu", in a static buffer per call site. */
+/*
+ * A cell that does not exist on this architecture (no CUDA 13.0 library
+ * for aarch64 on this machine): a printed N/A line, never a failure,
+ * even in CI. why says what is missing and how to provide it.
+ */
+void ts_not_applicable(const char *why);
+
+/*
+ * The library fixtures ("cuda-11.8", "cuda-12.4", "driver-550") hold one
+ * architecture's files; tests name them as on x86-64, and on aarch64 get
+ * the same release's arm64 fixture ("arm64-cuda-11.8"). TS_MULTIARCH is
+ * the Debian folder the libraries are in. Header fixtures serve every
+ * architecture.
+ */
+#if defined(__aarch64__)
+#define TS_MULTIARCH "aarch64-linux-gnu"
+#else
+#define TS_MULTIARCH "x86_64-linux-gnu"
+#endif
+/* name, or on aarch64 the arm64 fixture of that name; a static buffer. */
+const char *ts_library_fixture(const char *name);
+/* "<this architecture's fixture name>/usr/lib/<TS_MULTIARCH>", in buf;
+ * NULL (the miss reported as ts_fixture does) when missing, and NULL
+ * after an N/A line for a fixture fetch.sh has for x86-64 only (on
+ * aarch64: the math libraries). */
 const char *ts_fixture_libdir(const char *name, char *buf, size_t size);
+
+/*
+ * The local CUDA 13 toolkit's library name (/usr/local/cuda/lib64/<name>)
+ * in buf. NULL after reporting it missing; NULL after an N/A line where
+ * the toolkit's libraries are not this build's architecture (aarch64:
+ * CUDASTUB_TEST_TOOLKIT_LIBDIR is empty). ts_toolkit_is_native says which.
+ */
+const char *ts_toolkit_file(const char *name, char *buf, size_t size);
+int ts_toolkit_is_native(void);
 
 /* True under CI=true or CI=1: a missing prerequisite fails, not skips. */
 int ts_in_ci(void);

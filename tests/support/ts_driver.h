@@ -11,7 +11,8 @@
 
 /* The 550 driver fixture's folder (libcuda.so.1); NULL after reporting. */
 const char *ts_driver_dir(char *buf, size_t size);
-/* NVIDIA's link-time stub libcuda.so of the toolkit; NULL after reporting. */
+/* NVIDIA's link-time stub libcuda.so of the toolkit; NULL after reporting
+ * it missing, or not applicable where none is configured (aarch64). */
 const char *ts_link_stub_libcuda(void);
 
 /* 1 when this machine's loader finds a libcuda.so.1 that reports a

@@ -88,6 +88,26 @@ int ts_names_exported(struct ts_names *s, const char *lib, const char *node, int
 	return pclose(p) == 0 ? 0 : -1;
 }
 
+int ts_names_dynamic_symbols(struct ts_names *s, const char *lib)
+{
+	char cmd[4200], line[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof cmd, "nm -D --defined-only '%s'", lib);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof line, p)) {
+		char addr[64], type[8], name[512], entry[600];
+
+		if (sscanf(line, "%63s %7s %511s", addr, type, name) != 3)
+			continue;
+		snprintf(entry, sizeof entry, "%s %s", type, name);
+		ts_names_add(s, entry);
+	}
+	return pclose(p) == 0 ? 0 : -1;
+}
+
 int ts_names_dynamic(struct ts_names *s, const char *lib, const char *tag)
 {
 	char cmd[4200], line[1024], want[64];
@@ -154,14 +174,35 @@ int ts_names_expect_same_at(const struct ts_names *want, const struct ts_names *
 
 /* ---- shapes ---- */
 
-/* "mov    0x98c9(%rip),%rax   # c760 <x>" -> "mov 0x98c9(%rip),%rax" */
+/* The objdump of the build's target (CMAKE_OBJDUMP): the host's reads no
+ * other architecture. */
+#ifndef CUDASTUB_TEST_OBJDUMP
+#define CUDASTUB_TEST_OBJDUMP "objdump"
+#endif
+
+/* Where objdump's comment starts: x86-64 "mov 0x98c9(%rip),%rax # c760 <x>",
+ * aarch64 "add x17, x17, #0x10 // #16" ('#' marks its immediates) and
+ * "adrp x16, 59000 <x>" (a bare annotation). */
+static char *comment_of(char *insn)
+{
+#if defined(__aarch64__)
+	char *slashes = strstr(insn, "//"), *lt = strstr(insn, " <");
+
+	return slashes && (!lt || slashes < lt) ? slashes : lt;
+#else
+	return strchr(insn, '#');
+#endif
+}
+
+/* "mov    0x98c9(%rip),%rax   # c760 <x>" -> "mov 0x98c9(%rip),%rax";
+ * "adrp	x16, 59000 <x>" -> "adrp x16, 59000" */
 static void normalize(char *insn)
 {
-	char *hash = strchr(insn, '#'), *r = insn, *w = insn;
+	char *comment = comment_of(insn), *r = insn, *w = insn;
 	int space = 0;
 
-	if (hash)
-		*hash = '\0';
+	if (comment)
+		*comment = '\0';
 	for (; *r; r++) {
 		if (*r == ' ' || *r == '\t' || *r == '\n') {
 			space = w != insn;
@@ -178,15 +219,38 @@ static void normalize(char *insn)
 static int is_padding(const char *insn)
 {
 	return strstr(insn, "nop") || !strcmp(insn, "int3") || !strcmp(insn, "xchg %ax,%ax") ||
+	       !strncmp(insn, "udf", 3) || !strncmp(insn, ".inst 0x00000000", 16) ||
 	       !strcmp(insn, "");
+}
+
+/* "adrp x16, 59000", "ldr x16, [x16, #304]", "br x16": the register, the
+ * page and the offset, or 0 when the three are not that. */
+static int page_jump(char insns[][TS_INSN], unsigned long *page, unsigned long *offset)
+{
+	char reg[8], reg2[8], reg3[8], reg4[8], tail[8];
+	int n;
+
+	*offset = 0;
+	if (sscanf(insns[0], "adrp %7[^,], %lx%n", reg, page, &n) != 2 || insns[0][n])
+		return 0;
+	if (sscanf(insns[1], "ldr %7[^,], [%7[^],], #%lu%7s", reg2, reg3, offset, tail) != 4 ||
+	    strcmp(tail, "]")) {
+		if (sscanf(insns[1], "ldr %7[^,], [%7[^]]%7s", reg2, reg3, tail) != 3 ||
+		    strcmp(tail, "]"))
+			return 0;
+	}
+	if (sscanf(insns[2], "br %7s", reg4) != 1)
+		return 0;
+	return reg[0] == 'x' && !strcmp(reg, reg2) && !strcmp(reg, reg3) && !strcmp(reg, reg4);
 }
 
 enum ts_shape_kind ts_shape_of(char insns[][TS_INSN], int n)
 {
 	enum ts_shape_kind kind;
+	unsigned long page, offset;
 	int i = 0;
 
-	if (i < n && !strcmp(insns[i], "endbr64"))
+	if (i < n && (!strcmp(insns[i], "endbr64") || !strcmp(insns[i], "bti c")))
 		i++;
 	if (i < n && !strncmp(insns[i], "jmp *", 5) && strstr(insns[i], "(%rip)")) {
 		kind = TS_SHAPE_RIP_JUMP;
@@ -198,6 +262,9 @@ enum ts_shape_kind ts_shape_of(char insns[][TS_INSN], int n)
 			return TS_SHAPE_OTHER;
 		kind = TS_SHAPE_SLOT_JUMP;
 		i += 2;
+	} else if (i + 2 < n && page_jump(insns + i, &page, &offset)) {
+		kind = TS_SHAPE_PAGE_JUMP;
+		i += 3;
 	} else {
 		return TS_SHAPE_OTHER;
 	}
@@ -224,14 +291,31 @@ struct reading {
 	int n;
 };
 
-/* "... # 36c70 <cudaMalloc_slot>" -> "cudaMalloc_slot", the first one only */
+/* x86-64: "... # 36c70 <cudaMalloc_slot>" -> "cudaMalloc_slot", the first
+ * one only. (aarch64 names no slot: slot_address does, once the function
+ * is read.) */
 static void note_slot(struct reading *r, const char *insn)
 {
+#if defined(__aarch64__)
+	(void)r;
+	(void)insn;
+#else
 	const char *hash = strchr(insn, '#'), *lt = hash ? strchr(hash, '<') : NULL;
 
 	if (r->slot[0] || !lt)
 		return;
 	snprintf(r->slot, sizeof r->slot, "%.*s", (int)strcspn(lt + 1, ">"), lt + 1);
+#endif
+}
+
+/* aarch64: a page jump's slot as its address, page plus offset. */
+static void slot_address(struct reading *r)
+{
+	unsigned long page, offset;
+	int i = r->n > 0 && !strcmp(r->insns[0], "bti c");
+
+	if (r->n - i >= 3 && page_jump(r->insns + i, &page, &offset))
+		snprintf(r->slot, sizeof r->slot, "0x%lx", page + offset);
 }
 
 int ts_each_shape(const char *lib, const struct ts_names *wanted,
@@ -242,7 +326,7 @@ int ts_each_shape(const char *lib, const struct ts_names *wanted,
 	int visited = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof cmd, "objdump -d --no-show-raw-insn '%s'", lib);
+	snprintf(cmd, sizeof cmd, "%s -d --no-show-raw-insn '%s'", CUDASTUB_TEST_OBJDUMP, lib);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
@@ -254,9 +338,12 @@ int ts_each_shape(const char *lib, const struct ts_names *wanted,
 		/* a new symbol, or the end: judge the one before */
 		if (!more || (lt && strstr(line, ">:"))) {
 			if (r.name[0]) {
-				struct ts_function_shape shape = {r.name, ts_shape_of(r.insns, r.n),
-								  count_instructions(r.insns, r.n),
-								  r.slot};
+				struct ts_function_shape shape;
+
+				slot_address(&r);
+				shape = (struct ts_function_shape){
+					r.name, ts_shape_of(r.insns, r.n),
+					count_instructions(r.insns, r.n), r.slot};
 
 				visit(&shape, ctx);
 				visited++;

@@ -34,6 +34,14 @@ int ts_names_read_list(struct ts_names *s, const char *path);
 int ts_names_exported(struct ts_names *s, const char *lib, const char *node, int *unversioned);
 
 /*
+ * Adds each defined dynamic symbol of lib as nm -D --defined-only shows it,
+ * "<type> <name>[@@<node>]" ("T cudaMalloc@@libcudart.so.13"): what a
+ * program or the dynamic loader can bind to, versions and kinds included.
+ * Reads any architecture's ELF file. 0, or -1 if nm failed.
+ */
+int ts_names_dynamic_symbols(struct ts_names *s, const char *lib);
+
+/*
  * The entries of one tag of lib's dynamic section, as `readelf -d` lists
  * them: "NEEDED" and "SONAME" add the bracketed name, any other tag
  * ("VERDEF") its value. 0, or -1 if readelf failed.
@@ -54,28 +62,56 @@ int ts_names_expect_same_at(const struct ts_names *want, const struct ts_names *
 
 enum ts_shape_kind {
 	TS_SHAPE_OTHER = 0,
-	/* [endbr64] mov X(%rip),%reg; jmp *%reg, then padding */
+	/* x86-64: [endbr64] mov X(%rip),%reg; jmp *%reg, then padding */
 	TS_SHAPE_SLOT_JUMP,
-	/* [endbr64] jmp *X(%rip), then padding */
-	TS_SHAPE_RIP_JUMP
+	/* x86-64: [endbr64] jmp *X(%rip), then padding */
+	TS_SHAPE_RIP_JUMP,
+	/* aarch64: [bti c] adrp xN, PAGE; ldr xN, [xN, #OFF]; br xN, then padding */
+	TS_SHAPE_PAGE_JUMP
 };
+
+/*
+ * The forwarder of this architecture (stubs/common/forwarder.h): its shape,
+ * how a message names it, and how many instructions it is without a
+ * branch-target landing pad. TS_FORWARDER_KNOWN is 0 where forwarder.h
+ * has no assembly.
+ */
+#if defined(__x86_64__)
+#define TS_FORWARDER_KNOWN 1
+#define TS_FORWARDER_SHAPE TS_SHAPE_RIP_JUMP
+#define TS_FORWARDER_WORDS "one jmp *slot(%rip)"
+#define TS_FORWARDER_INSNS 1
+#elif defined(__aarch64__)
+#define TS_FORWARDER_KNOWN 1
+#define TS_FORWARDER_SHAPE TS_SHAPE_PAGE_JUMP
+#define TS_FORWARDER_WORDS "adrp/ldr/br through its slot"
+#define TS_FORWARDER_INSNS 3
+#else
+#define TS_FORWARDER_KNOWN 0
+#define TS_FORWARDER_SHAPE TS_SHAPE_OTHER
+#define TS_FORWARDER_WORDS "(no forwarder shape on this architecture)"
+#define TS_FORWARDER_INSNS 0
+#endif
 
 enum { TS_INSN = 128, TS_MAX_INSNS = 64 };
 
-/* Instructions as normalize leaves them ("mov 0x98c9(%rip),%rax"). */
+/* Instructions as normalize leaves them ("mov 0x98c9(%rip),%rax",
+ * "adrp x16, 0x59000", "ldr x16, [x16, #304]"). */
 enum ts_shape_kind ts_shape_of(char insns[][TS_INSN], int n);
 
 struct ts_function_shape {
 	const char *name; /* without "@version" */
 	enum ts_shape_kind kind;
 	int count; /* instructions, padding left out */
-	/* the symbol objdump names as the slot X ("cudaMalloc_slot",
-	 * "cudastub_cudart_opaque_slots+0x8"), or "" */
+	/* the slot X: the symbol objdump names ("cudaMalloc_slot",
+	 * "cudastub_cudart_opaque_slots+0x8") on x86-64, its address on
+	 * aarch64 (page plus offset: "0x59130"); or "" */
 	const char *slot;
 };
 
 /*
- * Disassembles lib (objdump -d) and calls visit for each function whose
+ * Disassembles lib (the build's objdump -d, which reads this architecture)
+ * and calls visit for each function whose
  * name is in wanted (PLT entries left out). Returns the number of calls,
  * or -1 if objdump could not run.
  */

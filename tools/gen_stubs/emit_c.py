@@ -2,9 +2,9 @@
 
 Every export has the same shape, fixed by the cost contract and written
 once, per architecture, in stubs/common/forwarder.h: on x86-64 the export
-is `jmp *slot(%rip)`, one instruction. The slot starts at a resolve stub
-that reaches the function's bind function through the register-preserving
-cudastub_asm_resolve; bind asks the loader once (cudastub_loader_bind,
+is `jmp *slot(%rip)`, one instruction; on aarch64 `adrp`/`ldr`/`br x16`.
+The slot starts at a resolve stub that reaches the function's bind
+function through the register-preserving cudastub_asm_resolve; bind asks the loader once (cudastub_loader_bind,
 then the routes, the adapters, the fallback: the function's `choose`),
 stores the answer in the slot and returns it. Where forwarder.h has no
 assembly, a C wrapper loads the slot and calls through it. The generated
@@ -295,9 +295,9 @@ def emit_entry_points(spec):
 def emit_opaque(spec, names, rows, header_note):
     """Forwarders for exports no header declares. With no prototype there is
     nothing C can say about the arguments, so they exist only where
-    forwarder.h has assembly: the one `jmp *slot(%rip)`, resolved by the
-    register-preserving resolver. Elsewhere these few names are not
-    exported."""
+    forwarder.h has assembly (x86-64, aarch64): the one jump through the
+    slot, resolved by the register-preserving resolver. Elsewhere these few
+    names are not exported."""
     lib = spec.library
     out = c_file_opening(header_note, lib, ("stdatomic.h",), ("forwarder.h",)) + [""]
     out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")

@@ -12,6 +12,8 @@ python3-clang; every output is deterministic.
                         --out-cmake DIR --out-docs DIR SPEC...
       What must know every library at once: the loader, the public header,
       the command, CMake, and the table of codes README.md quotes.
+  gen_stubs.py compatibility --spec S [--spec S...] --data DIR -o FILE
+      docs/compatibility.md: what each stub ABI does on each major.
 
 What the stubs do with each function on each major is decided in routes.py,
 once, and every table (the C rows, the TSV, the README's Markdown) is
@@ -117,25 +119,68 @@ def cmd_libraries(args):
         write(os.path.join(folder, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
 
 
+class Library:
+    """A library's records and every decision made on them: what the stubs
+    of each build ABI do with each export on each recorded major."""
+
+    def __init__(self, spec_path, data):
+        import layouts
+        import routes
+
+        self.spec_path = spec_path
+        self.spec = spec = records.Spec(spec_path)
+        self.abis = records.load_abis(os.path.join(data, "abi"), spec.library)
+        if not self.abis:
+            raise SystemExit("no ABI records for %s in %s/abi" % (spec.library, data))
+        self.exports = {}  # (major, minor) -> names
+        for abi in self.abis:
+            path = os.path.join(data, "exports", "%s-%d.%d.exports" % (spec.exports_prefix, abi.major, abi.minor))
+            listed = records.load_exports(path)
+            if listed is not None:
+                self.exports[(abi.major, abi.minor)] = listed
+        self.builds = routes.build_records(self.abis)
+        self.families = layouts.Families(spec, self.builds) if spec.layouts else None
+        self.decider = routes.Decider(spec, self.abis, self.exports, self.families)
+        self.by_major = {}
+        for (major, _minor), names in self.exports.items():
+            self.by_major.setdefault(major, set()).update(names)
+
+    def opaque(self, build):
+        """Exports of the real library no header declares: forwarded blind."""
+        if not self.spec.opaque:
+            return []
+        return sorted(self.by_major.get(build.major, set()) - set(build.functions))
+
+    def opaque_masks(self, build):
+        """Without a prototype there is no ABI to compare, so an export goes
+        only to a major that also exports it without declaring it (the
+        runtime's private registration entry points). A major whose headers
+        declare the name has given it a prototype of its own, which this
+        build cannot check: never called (the legacy three-output
+        cudaStreamGetCaptureInfo of 12 is a 7-argument function in 13)."""
+        return {n: ({a.major for a in self.builds
+                     if n in self.by_major.get(a.major, ()) and n not in a.functions},
+                    set(), {a.major for a in self.abis if n in a.functions})
+                for n in self.opaque(build)}
+
+    def cells(self, build):
+        """{name: {major: Cell}} for every export of the build ABI."""
+        import routes
+
+        cells = {n: self.decider.cells(build, n) for n in build.functions}
+        for n, (same, _later, other) in self.opaque_masks(build).items():
+            cells[n] = {m: routes.Cell("forward" if m in same else "abi" if m in other else
+                                       "removed" if m > build.major else "absent")
+                        for m in self.decider.majors}
+        return cells
+
+
 def cmd_stubs(args):
     import emit_c
     import emit_routes
-    import layouts
-    import routes
 
-    spec = records.Spec(args.spec)
-    abis = records.load_abis(os.path.join(args.data, "abi"), spec.library)
-    if not abis:
-        raise SystemExit("no ABI records for %s in %s/abi" % (spec.library, args.data))
-    exports = {}  # (major, minor) -> names
-    for abi in abis:
-        path = os.path.join(args.data, "exports", "%s-%d.%d.exports" % (spec.exports_prefix, abi.major, abi.minor))
-        listed = records.load_exports(path)
-        if listed is not None:
-            exports[(abi.major, abi.minor)] = listed
-    builds = routes.build_records(abis)
-    families = layouts.Families(spec, builds) if spec.layouts else None
-    decider = routes.Decider(spec, abis, exports, families)
+    lib = Library(args.spec, args.data)
+    spec, abis, builds, families, decider = lib.spec, lib.abis, lib.builds, lib.families, lib.decider
     sources = "tools/gen_stubs/data/abi/%s-*.abi" % spec.library
     spec_note = note("stubs", "tools/gen_stubs/specs/%s.spec" % spec.library)
     # generated C is formatted by the generator, not by clang-format
@@ -167,32 +212,13 @@ def cmd_stubs(args):
               emit_library.emit_library_c(spec, newest, note("stubs", sources + " and " +
                                                              "tools/gen_stubs/specs/%s.spec"
                                                              % spec.library)))
-    by_major = {}
-    for (major, _minor), names in exports.items():
-        by_major.setdefault(major, set()).update(names)
     for build in builds:
-        cells = {n: decider.cells(build, n) for n in build.functions}
+        cells = lib.cells(build)
         masks = {n: decider.masks(build, n) for n in build.functions}
-        routed = {n for n, c in cells.items() if any(x.kind == "route" for x in c.values())}
+        routed = {n for n in build.functions if any(x.kind == "route" for x in cells[n].values())}
         outdir = os.path.join(args.out, "cuda-%d" % build.major)
         header = note("stubs", sources + " (CUDA %d.%d ABI)" % (build.major, build.minor))
-        # exports of the real library no header declares: forwarded blind
-        opaque = sorted(by_major.get(build.major, set()) - set(build.functions)) if spec.opaque else []
-        # Without a prototype there is no ABI to compare, so an export goes
-        # only to a major that also exports it without declaring it (the
-        # runtime's private registration entry points). A major whose
-        # headers declare the name has given it a prototype of its own,
-        # which this build cannot check: never called (the legacy
-        # three-output cudaStreamGetCaptureInfo of 12 is a 7-argument
-        # function in 13).
-        opaque_masks = {n: ({a.major for a in builds
-                             if n in by_major.get(a.major, ()) and n not in a.functions},
-                            set(), {a.major for a in abis if n in a.functions})
-                        for n in opaque}
-        for n, (same, _later, other) in opaque_masks.items():
-            cells[n] = {m: routes.Cell("forward" if m in same else "abi" if m in other else
-                                       "removed" if m > build.major else "absent")
-                        for m in majors}
+        opaque = lib.opaque(build)
         write(os.path.join(outdir, "%s_wrappers.c" % spec.library),
               emit_c.emit(spec, build, masks, routed, build.enums.get(spec.result, []), header))
         write(os.path.join(outdir, "%s_generated.h" % spec.library),
@@ -203,7 +229,7 @@ def cmd_stubs(args):
                                           header))
         if opaque:
             write(os.path.join(outdir, "%s_opaque.c" % spec.library),
-                  emit_c.emit_opaque(spec, opaque, opaque_masks, header))
+                  emit_c.emit_opaque(spec, opaque, lib.opaque_masks(build), header))
         if len(builds) > 1:
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(cells, majors, header))
@@ -214,6 +240,14 @@ def cmd_stubs(args):
                    % (spec.library, build.major, build.minor, header[3:-3])]
         write(os.path.join(outdir, "%s.symbols" % spec.library),
               "\n".join(symbols + sorted(set(build.functions) | set(opaque))) + "\n")
+
+
+def cmd_compatibility(args):
+    import emit_compat
+
+    libs = [Library(path, args.data) for path in args.spec]
+    write(args.output, emit_compat.emit(libs, note("compatibility", "tools/gen_stubs/data "
+                                                   "(ABI records, export lists) and the specs")))
 
 
 def write(path, text):
@@ -258,9 +292,14 @@ def main():
     s.add_argument("--spec", required=True)
     s.add_argument("--data", required=True)
     s.add_argument("--out", required=True)
+    c = sub.add_parser("compatibility", help="docs/compatibility.md from every spec's records")
+    c.add_argument("--spec", action="append", required=True)
+    c.add_argument("--data", required=True)
+    c.add_argument("-o", "--output", required=True)
     args = p.parse_args()
     {"abi": cmd_abi, "exports": cmd_exports, "stubs": cmd_stubs, "soname": cmd_soname,
-     "folder": cmd_folder, "header": cmd_header, "libraries": cmd_libraries}[args.cmd](args)
+     "folder": cmd_folder, "header": cmd_header, "libraries": cmd_libraries,
+     "compatibility": cmd_compatibility}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates every committed generated file: the per-major ABI records and
-# export lists (from the real headers and libraries), then the wrappers.
+# export lists (from the real headers and libraries), then the wrappers and
+# docs/compatibility.md.
 #
 #   tools/gen_stubs/regenerate.sh [--out DIR] [--fixtures DIR] [--toolkit DIR]
 #
@@ -116,6 +117,13 @@ $gen libraries --out-common "$out/stubs/common/generated" \
   --out-include "$out/include/cudastub/generated" --out-cli "$out/tools/cli/generated" \
   --out-cmake "$out/cmake/generated" --out-docs "$out/docs/generated" \
   "$src"/tools/gen_stubs/specs/*.spec
+
+# docs/compatibility.md: every stub ABI on every major, from the same
+# decisions as the wrappers.
+specs=()
+for spec in "$src"/tools/gen_stubs/specs/*.spec; do specs+=(--spec "$spec"); done
+mkdir -p "$out/docs"
+$gen compatibility "${specs[@]}" --data "$data" -o "$out/docs/compatibility.md"
 
 # README.md quotes the generated ABI tables; keep the copy in step.
 $py "$src/tools/gen_stubs/readme_blocks.py" --readme "$src/README.md" --tree "$out" \
