@@ -97,12 +97,8 @@ static void compare_stub_trees(const char *src, const char *regen)
 
 /* Generated outside stubs/<lib>/generated, from every spec at once. */
 static const char *const whole_tree_outputs[] = {
-	"include/cudastub/generated",
-	"tools/cli/generated",
-	"cmake/generated",
-	"docs/generated",
-	"docs/compatibility.md",
-	"README.md",
+	"include/cudastub/generated", "tools/cli/generated", "cmake/generated", "docs/generated",
+	"docs/compatibility.md",      "README.md",
 };
 
 static void test_regeneration_reproduces_committed_files(void)
