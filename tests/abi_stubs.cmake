@@ -40,3 +40,29 @@ foreach(version 11.8 12.4)
   add_dependencies(cudastub_abi_stubs cuda_stub_abi${major} cuda_shim_abi${major})
   list(APPEND CUDASTUB_TEST_ABIS ${major})
 endforeach()
+
+# cudastub_test_with_abi_stubs(<test> <lib> <HEADER> <PREFIX>)
+# A spec library's stubs built against the 12.4 and 11.8 headers, for a
+# suite that runs them: <build>/tests/<lib>/abi-<major>/lib<lib>_stub.so,
+# whose paths <test> gets as <PREFIX>_STUB_12 and <PREFIX>_STUB_11 ("" where
+# that release's <HEADER> was not fetched, which the suite reports), beside
+# <PREFIX>_STUB, the build's own stub.
+function(cudastub_test_with_abi_stubs test lib header prefix)
+  add_dependencies(${test} ${lib}_stub)
+  foreach(version 12.4 11.8)
+    string(REPLACE "." ";" parts ${version})
+    list(GET parts 0 major)
+    list(GET parts 1 minor)
+    set(include ${CUDASTUB_FIXTURES}/headers-${version}/usr/include)
+    set(stub_${major} "")
+    if(EXISTS ${include}/${header})
+      cudastub_add_stub_for_abi(${lib}_stub_abi${major} ${lib} MAJOR ${major} MINOR ${minor}
+        INCLUDE_DIR ${include} OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/abi-${major}
+        OUTPUT_NAME ${lib}_stub VERSION_NODE ${cudastub_${lib}_soname_${major}})
+      add_dependencies(${test} ${lib}_stub_abi${major})
+      set(stub_${major} $<TARGET_FILE:${lib}_stub_abi${major}>)
+    endif()
+  endforeach()
+  target_compile_definitions(${test} PRIVATE ${prefix}_STUB="$<TARGET_FILE:${lib}_stub>"
+    ${prefix}_STUB_12="${stub_12}" ${prefix}_STUB_11="${stub_11}")
+endfunction()

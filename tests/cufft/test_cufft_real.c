@@ -203,13 +203,6 @@ static int run_both(const char *stub, const char *real, const char *extra)
 	return 0;
 }
 
-static long number(const struct ts_child *c, const char *key)
-{
-	const char *v = ts_value(c, key);
-
-	return v ? strtol(v, NULL, 10) : -999;
-}
-
 /* key's value through the stub is the direct one */
 static void expect_same(const char *key)
 {
@@ -221,12 +214,10 @@ static void expect_same(const char *key)
 		CU_FAIL(msg);
 		return;
 	}
-	want = strdup(want); /* ts_value's buffer is static */
 	got = ts_value(&through, key);
 	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
 		 got ? got : "(nothing)");
 	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
-	free((void *)want);
 }
 
 /* The version, plans and release of one stub on every real release. */
@@ -245,23 +236,23 @@ static void versions_through(const char *stub, int abi)
 
 		if (!real || run_both(stub, real, NULL))
 			continue;
-		CU_ASSERT_EQUAL(number(&direct, "version_rc"), CUFFT_SUCCESS);
-		CU_ASSERT_EQUAL(number(&direct, "property_rc"), CUFFT_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CUFFT_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&direct, "property_rc"), CUFFT_SUCCESS);
 		for (size_t k = 0; k < sizeof same / sizeof *same; k++)
 			expect_same(same[k]);
 		snprintf(own, sizeof own, "%s", ts_value(&direct, "property"));
 		/* CUFFT_VERSION's form: major * 1000 + minor * 100 + patch */
 		if (sscanf(own, "%d.%d.%d", &v[0], &v[1], &v[2]) == 3)
-			CU_ASSERT_EQUAL(number(&direct, "version"),
+			CU_ASSERT_EQUAL(ts_number(&direct, "version"),
 					v[0] * 1000 + v[1] * 100 + v[2]);
 		CU_ASSERT_STRING_EQUAL(ts_value(&through, "own"), own);
-		CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(number(&through, "major"), releases[i].cuda_major);
+		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), releases[i].cuda_major);
 		printf("  %d ABI, %s: cuFFT %s (%ld), CUDA %ld; cufftCreate %ld, cufftPlan1d %ld "
 		       "both ways\n",
-		       abi, releases[i].name, own, number(&direct, "version"),
-		       number(&through, "major"), number(&direct, "create_rc"),
-		       number(&direct, "plan1d_rc"));
+		       abi, releases[i].name, own, ts_number(&direct, "version"),
+		       ts_number(&through, "major"), ts_number(&direct, "create_rc"),
+		       ts_number(&direct, "plan1d_rc"));
 	}
 }
 
@@ -282,20 +273,21 @@ static void test_gating(void)
 			continue;
 		/* plan properties: 12.0 and later */
 		if (r->cuda_major >= 12) {
-			CU_ASSERT_EQUAL(number(&direct, "plan_property_rc"), CUFFT_INVALID_PLAN);
+			CU_ASSERT_EQUAL(ts_number(&direct, "plan_property_rc"), CUFFT_INVALID_PLAN);
 			expect_same("plan_property_rc");
 		} else {
 			CU_ASSERT_STRING_EQUAL(ts_value(&direct, "plan_property_rc"), "absent");
-			CU_ASSERT_EQUAL(number(&through, "plan_property_rc"),
+			CU_ASSERT_EQUAL(ts_number(&through, "plan_property_rc"),
 					CUFFT_NOT_IMPLEMENTED);
 		}
 		/* cufftXtSetJITCallback: 13.0 (and 12.x from cuFFT 11.3, if exported) */
 		if (r->cuda_major >= 13) {
-			CU_ASSERT_EQUAL(number(&direct, "jit_callback_rc"), CUFFT_INVALID_PLAN);
+			CU_ASSERT_EQUAL(ts_number(&direct, "jit_callback_rc"), CUFFT_INVALID_PLAN);
 			expect_same("jit_callback_rc");
 		} else {
 			CU_ASSERT_STRING_EQUAL(ts_value(&direct, "jit_callback_rc"), "absent");
-			CU_ASSERT_EQUAL(number(&through, "jit_callback_rc"), CUFFT_NOT_IMPLEMENTED);
+			CU_ASSERT_EQUAL(ts_number(&through, "jit_callback_rc"),
+					CUFFT_NOT_IMPLEMENTED);
 		}
 	}
 }
@@ -319,8 +311,8 @@ static void test_pins(void)
 		snprintf(pin, sizeof pin, "CUDASTUB_CUFFT_MAJOR=%d", r->cuda_major);
 		if (run_calls(CF_STUB, env, &through))
 			continue;
-		CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(number(&through, "major"), r->cuda_major);
+		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), r->cuda_major);
 		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"), r->soname));
 		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"),
 					      r->fixture ? r->fixture : "/usr/local/"));
@@ -337,13 +329,13 @@ static void test_no_library(void)
 	if (run_calls(CF_STUB, env, &through))
 		return;
 	for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
-		CU_ASSERT_EQUAL(number(&through, refused[k]), CUFFT_SETUP_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&through, refused[k]), CUFFT_SETUP_FAILED);
 	CU_ASSERT_STRING_EQUAL(ts_value(&through, "version"), "0");
 	CU_ASSERT_STRING_EQUAL(ts_value(&through, "property"), "0.0.0");
 	/* only the probes write their outputs */
-	CU_ASSERT_EQUAL(number(&through, "create_plan"), NO_SUCH_PLAN);
-	CU_ASSERT_EQUAL(number(&through, "estimate_size"), 7);
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ts_number(&through, "create_plan"), NO_SUCH_PLAN);
+	CU_ASSERT_EQUAL(ts_number(&through, "estimate_size"), 7);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "error"), "CUDASTUB_CUFFT_PATH="));
 }
 
@@ -372,11 +364,11 @@ static void test_other_abis(void)
 		/* 11.x's cufftXtSetDistribution: 12.x and 13.x dropped it */
 		if (releases[i].cuda_major > 11 &&
 		    run_both(CF_STUB_11, real, "CF_CALL_DROPPED=1") == 0)
-			CU_ASSERT_EQUAL(number(&through, "set_distribution_rc"),
+			CU_ASSERT_EQUAL(ts_number(&through, "set_distribution_rc"),
 					CUFFT_NOT_IMPLEMENTED);
 		/* 12.x's plan properties: 11.8 has none */
 		if (releases[i].cuda_major == 11 && run_both(CF_STUB_12, real, NULL) == 0)
-			CU_ASSERT_EQUAL(number(&through, "plan_property_rc"),
+			CU_ASSERT_EQUAL(ts_number(&through, "plan_property_rc"),
 					CUFFT_NOT_IMPLEMENTED);
 	}
 }

@@ -366,13 +366,6 @@ static int run_both(const char *stub, const char *real)
 	return 0;
 }
 
-static long number(const struct ts_child *c, const char *key)
-{
-	const char *v = ts_value(c, key);
-
-	return v ? strtol(v, NULL, 10) : -999;
-}
-
 /* Every line the direct child printed up to "--" (the library's own
  * answers) is what the stub's child printed, in order. */
 static void expect_same_answers(void)
@@ -449,22 +442,23 @@ static void calls_through(const char *stub, int abi)
 		snprintf(real, sizeof real, "%s/libcurand.so.10", dir);
 		if (run_both(stub, real))
 			continue;
-		CU_ASSERT_EQUAL(number(&direct, "version_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(number(&direct, "property_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(number(&direct, "host.101.create"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(number(&direct, "host.101.normal_double"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&direct, "property_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&direct, "host.101.create"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&direct, "host.101.normal_double"),
+				CURAND_STATUS_SUCCESS);
 		expect_same_answers();
 		bytes = expect_same_numbers();
 		CU_ASSERT_STRING_EQUAL(ts_value(&through, "own"), ts_value(&direct, "property"));
-		CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(number(&through, "major"), releases[i].cuda_major);
+		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), releases[i].cuda_major);
 		/* no libcurand exports it: refused, never called */
 		CU_ASSERT_STRING_EQUAL(ts_value(&direct, "binomial_rc"), "absent");
-		CU_ASSERT_EQUAL(number(&through, "binomial_rc"), CURAND_STATUS_VERSION_MISMATCH);
+		CU_ASSERT_EQUAL(ts_number(&through, "binomial_rc"), CURAND_STATUS_VERSION_MISMATCH);
 		printf("  %d ABI, %s: cuRAND %s, CUDA %ld; curandCreateGenerator %ld both ways; "
 		       "%zu bytes of host numbers and tables, the same\n",
 		       abi, releases[i].name, ts_value(&direct, "property"),
-		       number(&through, "major"), number(&direct, "create_rc"), bytes);
+		       ts_number(&through, "major"), ts_number(&direct, "create_rc"), bytes);
 	}
 }
 
@@ -497,8 +491,8 @@ static void test_release(void)
 		snprintf(preload, sizeof preload, "CR_PRELOAD=%s/%s", dirs[i], evidence[i]);
 		if (run_child("release", CR_STUB, env, &through))
 			continue;
-		CU_ASSERT_EQUAL(number(&through, "version_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(number(&through, "major"), releases[i].cuda_major);
+		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), releases[i].cuda_major);
 		snprintf(loaded, sizeof loaded, "%s", ts_value(&through, "path"));
 		CU_ASSERT_EQUAL(strncmp(loaded, dirs[i], strlen(dirs[i])), 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "choice"), evidence[i]));
@@ -512,8 +506,8 @@ static void test_release(void)
 	/* no cuRAND of CUDA 12 anywhere: 13.0's, rather than none */
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s", dirs[0]);
 	if (run_child("release", CR_STUB, env, &through) == 0) {
-		CU_ASSERT_EQUAL(number(&through, "version_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(number(&through, "major"), 13);
+		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
 	}
 }
 
@@ -528,11 +522,12 @@ static void test_no_library(void)
 	if (run_child("calls", CR_STUB, env, &through))
 		return;
 	for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
-		CU_ASSERT_EQUAL(number(&through, refused[k]), CURAND_STATUS_INITIALIZATION_FAILED);
-	CU_ASSERT_EQUAL(number(&through, "binomial_rc"), CURAND_STATUS_INITIALIZATION_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&through, refused[k]),
+				CURAND_STATUS_INITIALIZATION_FAILED);
+	CU_ASSERT_EQUAL(ts_number(&through, "binomial_rc"), CURAND_STATUS_INITIALIZATION_FAILED);
 	CU_ASSERT_STRING_EQUAL(ts_value(&through, "version"), "0");
 	CU_ASSERT_STRING_EQUAL(ts_value(&through, "property"), "0.0.0");
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "error"), "CUDASTUB_CURAND_PATH="));
 }
 

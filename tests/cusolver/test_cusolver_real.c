@@ -40,6 +40,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_release.h"
 
 /* From CMake: CSV_STUB (the cuSOLVER stub). */
 
@@ -191,49 +192,12 @@ static int calls_child(void)
 
 static struct ts_child direct, through;
 
-/* A copy of key's value in child (ts_value's buffer is shared), or "". */
-static const char *get(const struct ts_child *child, const char *key, char *buf, size_t size)
-{
-	const char *v = ts_value(child, key);
-
-	snprintf(buf, size, "%s", v ? v : "");
-	return buf;
-}
-
-static long number(const struct ts_child *child, const char *key)
-{
-	const char *v = ts_value(child, key);
-
-	return v ? strtol(v, NULL, 10) : -999;
-}
-
-/* The release's fixture folders, as a packager puts them on the path
- * ("" for the toolkit's 13.0: ld.so.cache has them). */
-static const char *release_path(int major, char *buf, size_t size)
-{
-	static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
-						  {"cuda-11.8", "mathlibs-11.8"}};
-	char dir[PATH_MAX / 2];
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int k = 0; major != 13 && k < 2 && n < size; k++)
-		if (ts_fixture_libdir(fixtures[major == 12 ? 0 : 1][k], dir, sizeof dir))
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ":" : "", dir);
-	return buf;
-}
-
-/* The real cuSOLVER of a release, or NULL (reported). */
+/* The real cuSOLVER of a release (CUDA 12 and 11 share its SONAME), or
+ * NULL (reported). */
 static const char *real_cusolver(int major, char *buf, size_t size)
 {
-	char dir[PATH_MAX / 2];
-
-	if (major == 13)
-		return ts_toolkit_file("libcusolver.so.12", buf, size);
-	if (!ts_fixture_libdir(major == 12 ? "mathlibs-12.4" : "mathlibs-11.8", dir, sizeof dir))
-		return NULL;
-	snprintf(buf, size, "%s/libcusolver.so.11", dir);
-	return buf;
+	return ts_release_file(major, major == 13 ? "libcusolver.so.12" : "libcusolver.so.11", buf,
+			       size);
 }
 
 /* Runs the calls child with CSV_LIB=lib, LD_LIBRARY_PATH=path and the
@@ -282,7 +246,7 @@ static void same_answers(int major)
 					   "syevj_destroy_rc", "qr_rc",
 					   "qr_destroy_rc"};
 	char path[PATH_MAX], libpath[2 * PATH_MAX], override[PATH_MAX + 32], asan[1024];
-	char want[512], got[512];
+	char want[512];
 	const char *real = real_cusolver(major, path, sizeof path);
 	/* called through the stub only where the release lacks them */
 	const char *newer = major == 11	  ? "CSV_CALL_NEWER=deterministic,math_mode"
@@ -294,45 +258,47 @@ static void same_answers(int major)
 		return;
 	if (major == 11) /* 11.8's cuSOLVER closes the libnvrtc.so it opens */
 		direct_env[0] = env[2] = ts_env_leaks_unnamed(asan, sizeof asan);
-	release_path(major, libpath, sizeof libpath);
+	ts_release_path(major, libpath, sizeof libpath);
 	snprintf(override, sizeof override, "CUDASTUB_CUSOLVER_PATH=%s", real);
 	if (run(real, libpath, direct_env, &direct) || run(CSV_STUB, libpath, env, &through))
 		return;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		get(&direct, keys[i], want, sizeof want);
-		CU_ASSERT_STRING_EQUAL(get(&through, keys[i], got, sizeof got), want);
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, keys[i]), ts_text(&direct, keys[i]));
 	}
 	CU_ASSERT_STRING_EQUAL(through.err, direct.err);
-	CU_ASSERT_EQUAL(number(&direct, "prop_rc.0"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&direct, "prop_rc.0"), CUSOLVER_STATUS_SUCCESS);
 	/* cusolverGetVersion: major * 1000 + minor * 100 + patch */
-	CU_ASSERT_EQUAL(number(&direct, "version"), number(&direct, "prop.0") * 1000 +
-							    number(&direct, "prop.1") * 100 +
-							    number(&direct, "prop.2"));
+	CU_ASSERT_EQUAL(ts_number(&direct, "version"), ts_number(&direct, "prop.0") * 1000 +
+							       ts_number(&direct, "prop.1") * 100 +
+							       ts_number(&direct, "prop.2"));
 	if (!have_driver()) {
-		CU_ASSERT_EQUAL(number(&direct, "dn_create_rc"), CUSOLVER_STATUS_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(number(&direct, "sp_create_rc"), CUSOLVER_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&direct, "dn_create_rc"),
+				CUSOLVER_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&direct, "sp_create_rc"),
+				CUSOLVER_STATUS_NOT_INITIALIZED);
 	}
-	CU_ASSERT_EQUAL(number(&direct, "params_rc"), CUSOLVER_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(number(&direct, "syevj_tolerance_rc"), CUSOLVER_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(number(&direct, "qr_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&direct, "params_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&direct, "syevj_tolerance_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&direct, "qr_rc"), CUSOLVER_STATUS_SUCCESS);
 	/* the release the file belongs to, from its own version */
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(number(&through, "major"), major);
-	snprintf(want, sizeof want, "%ld.%ld.%ld", number(&direct, "prop.0"),
-		 number(&direct, "prop.1"), number(&direct, "prop.2"));
-	CU_ASSERT_STRING_EQUAL(get(&through, "own", got, sizeof got), want);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), major);
+	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&direct, "prop.0"),
+		 ts_number(&direct, "prop.1"), ts_number(&direct, "prop.2"));
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), want);
 	/* what the release lacks: the stub's "not supported", never called */
 	if (major == 11) {
-		CU_ASSERT_STRING_EQUAL(get(&direct, "deterministic", got, sizeof got), "missing");
-		CU_ASSERT_EQUAL(number(&through, "deterministic"), CUSOLVER_STATUS_NOT_SUPPORTED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "deterministic"), "missing");
+		CU_ASSERT_EQUAL(ts_number(&through, "deterministic"),
+				CUSOLVER_STATUS_NOT_SUPPORTED);
 	}
 	if (major != 13) {
-		CU_ASSERT_STRING_EQUAL(get(&direct, "math_mode", got, sizeof got), "missing");
-		CU_ASSERT_EQUAL(number(&through, "math_mode"), CUSOLVER_STATUS_NOT_SUPPORTED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "math_mode"), "missing");
+		CU_ASSERT_EQUAL(ts_number(&through, "math_mode"), CUSOLVER_STATUS_NOT_SUPPORTED);
 	}
 	printf("  CUDA %d: %s is cuSOLVER %s; without a device cusolverDnCreate gives %ld, the "
 	       "same through the stub\n",
-	       major, real, get(&through, "own", got, sizeof got), number(&direct, "dn_create_rc"));
+	       major, real, ts_text(&through, "own"), ts_number(&direct, "dn_create_rc"));
 }
 
 static void test_13_0(void)
@@ -355,31 +321,31 @@ static void test_11_8(void)
 static void pinned(int pin, int first, int second)
 {
 	char a[2 * PATH_MAX], b[2 * PATH_MAX], path[4 * PATH_MAX + 8], pin_var[64];
-	char key[32], line[PATH_MAX + 256], skipped[64], buf[32], asan[1024];
+	char key[32], line[PATH_MAX + 256], skipped[64], asan[1024];
 	const char *env[] = {pin_var, ts_env_leaks_unnamed(asan, sizeof asan), NULL};
 	const char *other = first == 12 ? "mathlibs-12.4" : "mathlibs-11.8";
 	int seen = 0;
 
 	if (!real_cusolver(first, line, sizeof line) || !real_cusolver(second, line, sizeof line))
 		return;
-	snprintf(path, sizeof path, "%s:%s", release_path(first, a, sizeof a),
-		 release_path(second, b, sizeof b));
+	snprintf(path, sizeof path, "%s:%s", ts_release_path(first, a, sizeof a),
+		 ts_release_path(second, b, sizeof b));
 	snprintf(pin_var, sizeof pin_var, "CUDASTUB_CUSOLVER_MAJOR=%d", pin);
 	if (run(CSV_STUB, path, env, &through))
 		return;
-	CU_ASSERT_EQUAL(number(&through, "prop_rc.0"), 0);
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(number(&through, "major"), pin);
+	CU_ASSERT_EQUAL(ts_number(&through, "prop_rc.0"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), pin);
 	snprintf(skipped, sizeof skipped, "but CUDASTUB_CUSOLVER_MAJOR=%d", pin);
-	for (long i = 0; i < number(&through, "tried"); i++) {
+	for (long i = 0; i < ts_number(&through, "tried"); i++) {
 		snprintf(key, sizeof key, "tried.%ld", i);
-		get(&through, key, line, sizeof line);
-		if (strstr(line, other) && strstr(line, skipped))
+		const char *tried = ts_text(&through, key);
+
+		if (strstr(tried, other) && strstr(tried, skipped))
 			seen = 1;
 	}
 	CU_ASSERT_TRUE(seen);
-	printf("  pin %d: %s skipped, cuSOLVER %s loaded\n", pin, other,
-	       get(&through, "own", buf, sizeof buf));
+	printf("  pin %d: %s skipped, cuSOLVER %s loaded\n", pin, other, ts_text(&through, "own"));
 }
 
 /* libcusolver.so.11 is CUDA 12's and 11's file name: its version decides */
@@ -402,11 +368,11 @@ static void test_no_library(void)
 	if (run(CSV_STUB, "", env, &through))
 		return;
 	for (size_t i = 0; i < sizeof not_initialized / sizeof *not_initialized; i++)
-		CU_ASSERT_EQUAL(number(&through, not_initialized[i]),
+		CU_ASSERT_EQUAL(ts_number(&through, not_initialized[i]),
 				CUSOLVER_STATUS_NOT_INITIALIZED);
 	for (size_t i = 0; i < sizeof zero / sizeof *zero; i++)
-		CU_ASSERT_EQUAL(number(&through, zero[i]), 0);
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&through, zero[i]), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
 static void register_suites(void)

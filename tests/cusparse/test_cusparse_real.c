@@ -38,6 +38,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_release.h"
 
 /* From CMake: CS_STUB (the cuSPARSE stub), CS_CUSOLVER_STUB. */
 
@@ -195,49 +196,11 @@ static int after_cusolver_child(void)
 
 static struct ts_child direct, through;
 
-/* A copy of key's value in child (ts_value's buffer is shared), or "". */
-static const char *get(const struct ts_child *child, const char *key, char *buf, size_t size)
-{
-	const char *v = ts_value(child, key);
-
-	snprintf(buf, size, "%s", v ? v : "");
-	return buf;
-}
-
-static long number(const struct ts_child *child, const char *key)
-{
-	const char *v = ts_value(child, key);
-
-	return v ? strtol(v, NULL, 10) : -999;
-}
-
-/* The release's fixture folders, as a packager puts them on the path
- * ("" for the toolkit's 13.0: ld.so.cache has them). */
-static const char *release_path(int major, char *buf, size_t size)
-{
-	static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
-						  {"cuda-11.8", "mathlibs-11.8"}};
-	char dir[PATH_MAX / 2];
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int k = 0; major != 13 && k < 2 && n < size; k++)
-		if (ts_fixture_libdir(fixtures[major == 12 ? 0 : 1][k], dir, sizeof dir))
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ":" : "", dir);
-	return buf;
-}
-
 /* The real cuSPARSE of a release, or NULL (reported). */
 static const char *real_cusparse(int major, char *buf, size_t size)
 {
-	char dir[PATH_MAX / 2];
-
-	if (major == 13)
-		return ts_toolkit_file("libcusparse.so.12", buf, size);
-	if (!ts_fixture_libdir(major == 12 ? "mathlibs-12.4" : "mathlibs-11.8", dir, sizeof dir))
-		return NULL;
-	snprintf(buf, size, "%s/libcusparse.so.%d", dir, major == 12 ? 12 : 11);
-	return buf;
+	return ts_release_file(major, major == 11 ? "libcusparse.so.11" : "libcusparse.so.12", buf,
+			       size);
 }
 
 /* Runs a scenario with CS_LIB=lib, LD_LIBRARY_PATH=path and the extra
@@ -283,61 +246,55 @@ static void same_answers(int major)
 		"version_rc", "version",    "create_rc", "create_handle", "csr_rc",    "size_rc",
 		"format_rc",  "destroy_rc", "rows",	 "cols",	  "nnz",       "format"};
 	char path[PATH_MAX], libpath[2 * PATH_MAX], override[PATH_MAX + 32], key[32];
-	char want[512], got[512];
+	char want[512];
 	const char *real = real_cusparse(major, path, sizeof path);
 	const char *env[] = {override, NULL};
 
 	if (!real)
 		return;
-	release_path(major, libpath, sizeof libpath);
+	ts_release_path(major, libpath, sizeof libpath);
 	snprintf(override, sizeof override, "CUDASTUB_CUSPARSE_PATH=%s", real);
 	if (run("calls", real, libpath, NULL, &direct) ||
 	    run("calls", CS_STUB, libpath, env, &through))
 		return;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		get(&direct, keys[i], want, sizeof want);
-		CU_ASSERT_STRING_EQUAL(get(&through, keys[i], got, sizeof got), want);
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, keys[i]), ts_text(&direct, keys[i]));
 	}
 	for (int i = 0; i < CODES; i++) {
 		snprintf(key, sizeof key, "name.%d", codes[i]);
-		get(&direct, key, want, sizeof want);
-		CU_ASSERT_STRING_EQUAL(get(&through, key, got, sizeof got), want);
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, key), ts_text(&direct, key));
 		snprintf(key, sizeof key, "string.%d", codes[i]);
-		get(&direct, key, want, sizeof want);
-		CU_ASSERT_STRING_EQUAL(get(&through, key, got, sizeof got), want);
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, key), ts_text(&direct, key));
 	}
 	/* what cuSPARSE prints (its "on entry to" lines): the stub adds nothing */
 	CU_ASSERT_STRING_EQUAL(through.err, direct.err);
-	CU_ASSERT_EQUAL(number(&direct, "prop_rc.0"), CUSPARSE_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(number(&direct, "version_rc"), CUSPARSE_STATUS_INVALID_VALUE);
-	CU_ASSERT_STRING_EQUAL(get(&direct, "name.3", want, sizeof want),
-			       "CUSPARSE_STATUS_INVALID_VALUE");
+	CU_ASSERT_EQUAL(ts_number(&direct, "prop_rc.0"), CUSPARSE_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CUSPARSE_STATUS_INVALID_VALUE);
+	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "name.3"), "CUSPARSE_STATUS_INVALID_VALUE");
 	if (!have_driver())
-		CU_ASSERT_EQUAL(number(&direct, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&direct, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
 	/* the descriptor was made and read back: 4 x 5, 3 entries, CSR */
-	CU_ASSERT_EQUAL(number(&direct, "csr_rc"), CUSPARSE_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(number(&direct, "rows"), 4);
-	CU_ASSERT_EQUAL(number(&direct, "nnz"), 3);
-	CU_ASSERT_EQUAL(number(&direct, "format"), CUSPARSE_FORMAT_CSR);
+	CU_ASSERT_EQUAL(ts_number(&direct, "csr_rc"), CUSPARSE_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&direct, "rows"), 4);
+	CU_ASSERT_EQUAL(ts_number(&direct, "nnz"), 3);
+	CU_ASSERT_EQUAL(ts_number(&direct, "format"), CUSPARSE_FORMAT_CSR);
 	/* the release the file belongs to, from its own version */
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(number(&through, "major"), major);
-	snprintf(want, sizeof want, "%ld.%ld.%ld", number(&direct, "prop.0"),
-		 number(&direct, "prop.1"), number(&direct, "prop.2"));
-	CU_ASSERT_STRING_EQUAL(get(&through, "own", got, sizeof got), want);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), major);
+	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&direct, "prop.0"),
+		 ts_number(&direct, "prop.1"), ts_number(&direct, "prop.2"));
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), want);
 	/* 11.8 has no const descriptors: the stub's "not supported", uncalled */
-	get(&direct, "const_csr_rc", want, sizeof want);
-	get(&through, "const_csr_rc", got, sizeof got);
 	if (major == 11) {
-		CU_ASSERT_STRING_EQUAL(want, "missing");
-		CU_ASSERT_EQUAL(strtol(got, NULL, 10), CUSPARSE_STATUS_NOT_SUPPORTED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "const_csr_rc"), "missing");
+		CU_ASSERT_EQUAL(ts_number(&through, "const_csr_rc"), CUSPARSE_STATUS_NOT_SUPPORTED);
 	} else {
-		CU_ASSERT_STRING_EQUAL(got, want);
-		CU_ASSERT_STRING_EQUAL(want, "0");
+		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "const_csr_rc"), "0");
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, "const_csr_rc"), "0");
 	}
 	printf("  CUDA %d: %s is cuSPARSE %s; without a device cusparseCreate gives %ld, the "
 	       "same through the stub\n",
-	       major, real, get(&through, "own", got, sizeof got), number(&direct, "create_rc"));
+	       major, real, ts_text(&through, "own"), ts_number(&direct, "create_rc"));
 }
 
 static void test_13_0(void)
@@ -360,19 +317,20 @@ static void test_11_8(void)
 static void search(const char *pin, const char *path, int state, int major, const char *tried,
 		   const char *outcome)
 {
-	char pin_var[64], key[32], line[PATH_MAX + 256], asan[1024];
+	char pin_var[64], key[32], asan[1024];
 	const char *env[] = {pin_var, ts_env_leaks_unnamed(asan, sizeof asan), NULL};
 	int seen = 0;
 
 	snprintf(pin_var, sizeof pin_var, "CUDASTUB_CUSPARSE_MAJOR=%s", pin);
 	if (run("calls", CS_STUB, path, pin[0] ? env : NULL, &through))
 		return;
-	CU_ASSERT_EQUAL(number(&through, "state"), state);
-	CU_ASSERT_EQUAL(number(&through, "major"), major);
-	for (long i = 0; tried && i < number(&through, "tried"); i++) {
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), state);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), major);
+	for (long i = 0; tried && i < ts_number(&through, "tried"); i++) {
 		snprintf(key, sizeof key, "tried.%ld", i);
-		get(&through, key, line, sizeof line);
-		if (strstr(line, tried) && strstr(line, outcome))
+		const char *attempt = ts_text(&through, key);
+
+		if (strstr(attempt, tried) && strstr(attempt, outcome))
 			seen = 1;
 	}
 	if (tried && !seen) {
@@ -387,20 +345,20 @@ static void test_release_lines(void)
 
 	if (!real_cusparse(13, buf, sizeof buf) || !real_cusparse(12, buf, sizeof buf))
 		return;
-	release_path(12, path12, sizeof path12);
+	ts_release_path(12, path12, sizeof path12);
 	/* nothing asked: the toolkit's, CUDA 13 */
 	search("", "", CUDASTUB_STATE_LOADED, 13, NULL, NULL);
 	/* the toolkit's libcusparse.so.12 has CUDA 12's file name, not its release */
 	search("12", "", CUDASTUB_STATE_NOT_FOUND, 0, "libcusparse.so.12",
 	       "but CUDASTUB_CUSPARSE_MAJOR=12");
-	CU_ASSERT_EQUAL(number(&through, "prop_rc.0"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(number(&through, "prop.0"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "prop_rc.0"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&through, "prop.0"), 0);
 	/* Debian's 12.4 one is CUDA 12's */
 	search("12", path12, CUDASTUB_STATE_LOADED, 12, "mathlibs-12.4", "loaded");
 	/* first on the path, but not CUDA 13's: skipped for the toolkit's */
 	search("13", path12, CUDASTUB_STATE_LOADED, 13, "mathlibs-12.4",
 	       "but CUDASTUB_CUSPARSE_MAJOR=13");
-	CU_ASSERT_PTR_NOT_NULL(strstr(get(&through, "path", buf, sizeof buf), "/usr/local/cuda"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), "/usr/local/cuda"));
 }
 
 /* One CUDA release per process: cuSOLVER 12.4 brings its cuSPARSE (and
@@ -408,59 +366,55 @@ static void test_release_lines(void)
  * rather than take the toolkit's 13.0 from ld.so.cache. */
 static void test_one_release(void)
 {
-	char path12[2 * PATH_MAX], dir[PATH_MAX / 2], solver[PATH_MAX], buf[PATH_MAX + 64];
+	char path12[2 * PATH_MAX], dir[PATH_MAX / 2], solver[PATH_MAX];
 	const char *env[] = {solver, NULL};
 
 	if (!ts_fixture_libdir("mathlibs-12.4", dir, sizeof dir))
 		return;
-	release_path(12, path12, sizeof path12);
+	ts_release_path(12, path12, sizeof path12);
 	snprintf(solver, sizeof solver, "CUDASTUB_CUSOLVER_PATH=%s/libcusolver.so.11", dir);
 	if (run("after_cusolver", CS_STUB, path12, env, &through))
 		return;
-	CU_ASSERT_EQUAL(number(&through, "cusolver_rc"), 0);
-	CU_ASSERT_EQUAL(number(&through, "prop_rc.0"), 0);
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(number(&through, "major"), 12);
-	CU_ASSERT_PTR_NOT_NULL(strstr(get(&through, "path", buf, sizeof buf), dir));
-	CU_ASSERT_PTR_NOT_NULL(strstr(get(&through, "choice", buf, sizeof buf), "CUDA 12"));
+	CU_ASSERT_EQUAL(ts_number(&through, "cusolver_rc"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "prop_rc.0"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), dir));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "choice"), "CUDA 12"));
 }
 
 static void test_no_library(void)
 {
 	static const char *const env[] = {"CUDASTUB_CUSPARSE_PATH=/nonexistent/cudastub-none",
 					  NULL};
-	char key[32], want[256], got[256], real[PATH_MAX];
+	char key[32], real[PATH_MAX];
 
 	if (run("calls", CS_STUB, "", env, &through))
 		return;
 	for (int k = 0; k < 3; k++) {
 		snprintf(key, sizeof key, "prop_rc.%d", k);
-		CU_ASSERT_EQUAL(number(&through, key), CUSPARSE_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&through, key), CUSPARSE_STATUS_NOT_INITIALIZED);
 		snprintf(key, sizeof key, "prop.%d", k);
-		CU_ASSERT_EQUAL(number(&through, key), 0);
+		CU_ASSERT_EQUAL(ts_number(&through, key), 0);
 	}
-	CU_ASSERT_EQUAL(number(&through, "version_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(number(&through, "version"), 0);
-	CU_ASSERT_EQUAL(number(&through, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(number(&through, "create_handle"), 0);
-	CU_ASSERT_EQUAL(number(&through, "csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(number(&through, "const_csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&through, "create_handle"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&through, "const_csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 	/* the "no library" code explained: what failed, what to set */
-	CU_ASSERT_PTR_NOT_NULL(
-		strstr(get(&through, "string.1", got, sizeof got), "CUDASTUB_CUSPARSE_PATH="));
-	CU_ASSERT_STRING_EQUAL(get(&through, "string.3", got, sizeof got),
-			       "CUSPARSE_STATUS_INVALID_VALUE");
-	CU_ASSERT_STRING_EQUAL(get(&through, "name.1000", got, sizeof got),
-			       "unrecognized status code");
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "string.1"), "CUDASTUB_CUSPARSE_PATH="));
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string.3"), "CUSPARSE_STATUS_INVALID_VALUE");
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "name.1000"), "unrecognized status code");
 	/* every status of the 13.0 headers named as the 13.0 library names it */
 	if (!real_cusparse(13, real, sizeof real) || run("calls", real, "", NULL, &direct))
 		return;
 	for (int code = CUSPARSE_STATUS_SUCCESS; code <= CUSPARSE_STATUS_INSUFFICIENT_RESOURCES;
 	     code++) {
 		snprintf(key, sizeof key, "name.%d", code);
-		get(&direct, key, want, sizeof want);
-		CU_ASSERT_STRING_EQUAL(get(&through, key, got, sizeof got), want);
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, key), ts_text(&direct, key));
 	}
 }
 

@@ -27,6 +27,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_release.h"
 #include "ts_elf.h"
 
 /* From CMake: LC_LIB, LC_STUB, LC_ENV (CUDASTUB_<LIB>), LC_SYMBOLS (the
@@ -158,52 +159,6 @@ static void test_no_library(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&child, "error"), LC_ENV "_PATH="));
 }
 
-/* The fixtures of a major's release, which keep each library where its
- * Debian package does. */
-static const char *const fixtures[][2] = {{"cuda-12.4", "mathlibs-12.4"},
-					  {"cuda-11.8", "mathlibs-11.8"}};
-
-/* The real library of a major: the toolkit's for 13, else the fixtures'. */
-static const char *real_library(int major, const char *soname, char *buf, size_t size)
-{
-	char dir[PATH_MAX / 2];
-
-	if (!*soname)
-		return NULL;
-	if (major == 13) {
-		if (!ts_toolkit_is_native())
-			return NULL; /* the toolkit's is x86-64's */
-		snprintf(buf, size, "/usr/local/cuda/lib64/%s", soname);
-		return access(buf, F_OK) == 0 ? buf : NULL;
-	}
-	for (int k = 0; k < 2; k++) {
-		const char *fixture = fixtures[major == 12 ? 0 : 1][k];
-
-		if (!ts_fixture_libdir(fixture, dir, sizeof dir))
-			continue;
-		snprintf(buf, size, "%s/%s", dir, soname);
-		if (access(buf, F_OK) == 0)
-			return buf;
-	}
-	return NULL;
-}
-
-/* "LD_LIBRARY_PATH=" the folders of a fixture release, as a packager puts
- * a release's libraries on the path: a library needing another of its
- * release (cuSPARSE 12.4 needs libnvJitLink.so.12, which is not beside
- * it) finds it there. The toolkit's (13) are in ld.so.cache: "". */
-static const char *release_path(int major, char *buf, size_t size)
-{
-	char dir[PATH_MAX / 2];
-	size_t n = (size_t)snprintf(buf, size, "LD_LIBRARY_PATH=");
-
-	for (int k = 0; major != 13 && k < 2 && n < size; k++)
-		if (ts_fixture_libdir(fixtures[major == 12 ? 0 : 1][k], dir, sizeof dir))
-			n += (size_t)snprintf(buf + n, size - n, "%s%s",
-					      n > strlen("LD_LIBRARY_PATH=") ? ":" : "", dir);
-	return buf;
-}
-
 static void test_real(void)
 {
 	static const struct {
@@ -213,23 +168,26 @@ static void test_real(void)
 	int found = 0;
 
 	for (size_t i = 0; i < sizeof majors / sizeof *majors; i++) {
-		char path[PATH_MAX], override[PATH_MAX + 32], libpath[2 * PATH_MAX], asan[1024];
-		const char *real =
-			real_library(majors[i].major, majors[i].soname, path, sizeof path);
+		char path[PATH_MAX], override[PATH_MAX + 32], dirs[2 * PATH_MAX],
+			libpath[2 * PATH_MAX + 32], asan[1024];
+		const char *real = *majors[i].soname
+					   ? ts_release_file(majors[i].major, majors[i].soname,
+							     path, sizeof path)
+					   : NULL;
 		/* 11.8's cuBLAS, cuBLASLt and cuSOLVER close a libnvrtc.so of
 		 * their own opening (ts_env_leaks_unnamed) */
 		const char *direct_env[] = {libpath, asan, NULL},
 			   *env[] = {override, libpath, asan, NULL};
 		long direct[3];
 
-		if (!real) {
-			if (*majors[i].soname)
-				printf("  %s %d: no real library here (%s)\n", LC_LIB,
-				       majors[i].major, majors[i].soname);
-			continue;
-		}
+		if (!real)
+			continue; /* reported, or no such major */
 		found++;
-		release_path(majors[i].major, libpath, sizeof libpath);
+		/* as a packager puts a release on the path: a library needing
+		 * another of its release (cuSPARSE 12.4 needs libnvJitLink.so.12,
+		 * which is not beside it) finds it there */
+		snprintf(libpath, sizeof libpath, "LD_LIBRARY_PATH=%s",
+			 ts_release_path(majors[i].major, dirs, sizeof dirs));
 		ts_env_leaks_unnamed(asan, sizeof asan);
 		if (run_version(real, direct_env))
 			continue;
@@ -247,8 +205,8 @@ static void test_real(void)
 		/* the release the real library belongs to */
 		CU_ASSERT_EQUAL(value("major"), majors[i].major);
 		printf("  %s %d: %s is version %ld.%ld.%ld%s%s\n", LC_LIB, majors[i].major, real,
-		       direct[0], direct[1], direct[2], *ts_value(&child, "own") ? ", own " : "",
-		       ts_value(&child, "own"));
+		       direct[0], direct[1], direct[2], *ts_text(&child, "own") ? ", own " : "",
+		       ts_text(&child, "own"));
 	}
 	/* the toolkit's at least, wherever CI runs; a cross build may have no
 	 * library of its architecture (aarch64: no arm64 math libraries) */

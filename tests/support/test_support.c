@@ -251,6 +251,20 @@ const char *ts_value(const struct ts_child *child, const char *key)
 	return NULL;
 }
 
+long ts_number(const struct ts_child *child, const char *key)
+{
+	const char *value = ts_value(child, key);
+
+	return value ? strtol(value, NULL, 10) : TS_NO_NUMBER;
+}
+
+const char *ts_text(const struct ts_child *child, const char *key)
+{
+	const char *value = ts_value(child, key);
+
+	return value ? value : "";
+}
+
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;

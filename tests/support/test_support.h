@@ -61,6 +61,11 @@ int ts_run_child(const char *scenario, const char *const *env, struct ts_child *
 /* The value of key in a child's key=value output, or NULL. The string
  * lasts for the next seven calls (a ring of static buffers). */
 const char *ts_value(const struct ts_child *child, const char *key);
+/* key's value as a number, or TS_NO_NUMBER when the child printed none. */
+#define TS_NO_NUMBER (-999L)
+long ts_number(const struct ts_child *child, const char *key);
+/* key's value, or "" when the child printed none (ts_value's ring). */
+const char *ts_text(const struct ts_child *child, const char *key);
 
 /*
  * The folder of a real-library fixture fetched by tests/fixtures/fetch.sh
