@@ -297,6 +297,14 @@ CUDASTUB_HIDDEN void cudastub_fork_guard_install(void);
 CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 
+/* loader_loaded.c: whether an object whose SONAME or file name is soname
+ * is in the process already, read from the process's list of objects with
+ * no system call (dlopen with RTLD_NOLOAD searches the file system for a
+ * name that is not loaded); and dlopen(soname, flags | RTLD_NOLOAD) for
+ * one that is, else NULL. */
+CUDASTUB_HIDDEN int cudastub_is_loaded(const char *soname);
+CUDASTUB_HIDDEN void *cudastub_dlopen_loaded(const char *soname, int flags);
+
 /* loader_versions.c: a CUDA version (12040) as major and minor; -1 for
  * none (0 or less). */
 CUDASTUB_HIDDEN int cudastub_version_decode(int version, int *major, int *minor);

@@ -137,6 +137,12 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 		}
 	}
 
+	/* Asked whether a name is loaded: the process's list answers, where
+	 * dlopen would first search the file system for it (loader_loaded.c). */
+	if ((dlopen_flags & RTLD_NOLOAD) && !strchr(path, '/') && !cudastub_is_loaded(path)) {
+		cudastub_log_attempt(s, source, major, path, "not loaded in this process");
+		return CUDASTUB_TRY_ABSENT;
+	}
 	s->info.dlopen_calls++;
 	handle = cudastub_dlopen(path, dlopen_flags);
 	if (!handle) {

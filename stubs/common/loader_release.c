@@ -31,7 +31,7 @@
 static int release_in_process(const char **which)
 {
 	for (const struct cudastub_soname *so = cudastub_release_sonames; so->soname; so++) {
-		void *h = cudastub_dlopen(so->soname, RTLD_LAZY | RTLD_NOLOAD);
+		void *h = cudastub_dlopen_loaded(so->soname, RTLD_LAZY);
 		int stub;
 
 		if (!h)
@@ -87,7 +87,7 @@ static int driver_version(struct cudastub_search *search)
 	int version, is_stub;
 
 	/* the process's own driver if it has one, wherever it came from */
-	driver = cudastub_dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	driver = cudastub_dlopen_loaded("libcuda.so.1", RTLD_NOW);
 	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, &walk))
 		driver = walk.handle;
 	if (!driver) {

@@ -5,7 +5,8 @@
  *
  *   1. CUDASTUB_<LIB>_PATH, a file or a folder. If set, it is the only step:
  *      an override that cannot be loaded is an error, never a fallback.
- *   2. A copy already loaded in the process (RTLD_NOLOAD by SONAME).
+ *   2. A copy already loaded in the process, by SONAME or file name (the
+ *      process's list of objects, loader_loaded.c; then RTLD_NOLOAD).
  *   3. pip's NVIDIA wheel folders, beside an ancestor of the stub's folder.
  *   4. $CUDA_HOME, then $CUDA_PATH.
  *   5. The dynamic loader's own search (LD_LIBRARY_PATH, our RUNPATH,

@@ -12,6 +12,7 @@
  *   T/wheel13/site-packages/nvidia/cu13/lib/libnvrtc.so.13
  *   T/wheel12/site-packages/pkg/lib/libnvrtc_stub.so
  *   T/wheel12/site-packages/nvidia/cuda_nvrtc/lib/libnvrtc.so.12
+ *   T/renamed/libnvrtc-renamed.so     a copy of fake 12 (SONAME libnvrtc.so.12)
  */
 #define _GNU_SOURCE
 #include "unit_common.h"
@@ -57,7 +58,9 @@ static int suite_init(void)
 	       place("path11/lib", "nvrtc-11") || place_stub("wheel13/site-packages/pkg/lib") ||
 	       place("wheel13/site-packages/nvidia/cu13/lib", "nvrtc-13") ||
 	       place_stub("wheel12/site-packages/pkg/lib") ||
-	       place("wheel12/site-packages/nvidia/cuda_nvrtc/lib", "nvrtc-12");
+	       place("wheel12/site-packages/nvidia/cuda_nvrtc/lib", "nvrtc-12") ||
+	       uc_mkdirs(in_tree("renamed")) ||
+	       ts_copy_file(uc_fake("nvrtc-12"), in_tree("renamed/libnvrtc-renamed.so"));
 }
 
 static int suite_clean(void)
@@ -118,6 +121,23 @@ static void test_already_loaded(void)
 	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_ALREADY_LOADED, 12, 4, "fake-nvrtc-12");
 	CU_ASSERT_TRUE(uc_is(&c, "path", uc_fake("nvrtc-12")));
 	/* the fake's constructor ran once: the stub reused it, did not reload */
+	CU_ASSERT_EQUAL(uc_long(&c, "fake_loads"), 1);
+}
+
+/* Already loaded is by SONAME too: a copy loaded under a file name of its
+ * own (a packager's renamed library) is the one the stub takes, not the
+ * 13 on LD_LIBRARY_PATH. */
+static void test_already_loaded_renamed(void)
+{
+	struct ts_child c;
+	const char *env[] = {uc_fmt("TEST_PRELOAD=%s", in_tree("renamed/libnvrtc-renamed.so")),
+			     uc_fmt("LD_LIBRARY_PATH=%s", uc_fake_dir("nvrtc-13")), NULL};
+
+	if (uc_run_probe(env, &c))
+		return;
+	CU_ASSERT_TRUE(uc_is(&c, "preload", "ok"));
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_ALREADY_LOADED, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(uc_has(&c, "path", "renamed/libnvrtc-renamed.so"));
 	CU_ASSERT_EQUAL(uc_long(&c, "fake_loads"), 1);
 }
 
@@ -234,6 +254,7 @@ static void register_suites(void)
 	CU_add_test(s, "override file beats everything", test_override_file_beats_everything);
 	CU_add_test(s, "override folder beats everything", test_override_dir_beats_everything);
 	CU_add_test(s, "already loaded", test_already_loaded);
+	CU_add_test(s, "already loaded under another file name", test_already_loaded_renamed);
 	CU_add_test(s, "pip wheel nvidia/cu13", test_pip_wheel_cu13);
 	CU_add_test(s, "pip wheel nvidia/cuda_nvrtc (12)", test_pip_wheel_cuda_nvrtc_12);
 	CU_add_test(s, "CUDA_HOME beats LD_LIBRARY_PATH", test_cuda_home_beats_ld_library_path);

@@ -1,0 +1,67 @@
+/*
+ * Whether a library is already in the process, without a search.
+ *
+ * dlopen(name, RTLD_NOLOAD) answers that, but for a name that is not
+ * loaded glibc first searches for it as it would to load it: the library
+ * path, ld.so.cache and the default folders, opening every file of that
+ * name it meets (about 40 system calls on this machine) before it answers
+ * "not loaded". A first call asks about some 25 names (the release SONAMEs
+ * of loader_release.c, libcuda.so.1, the library's own SONAMEs, its
+ * companion), almost none of them loaded; that search was most of the
+ * first call's wall time. The process's list of objects (dl_iterate_phdr)
+ * answers with no system call. dlopen still makes the handle, asked only
+ * for a name that is there, which glibc then finds in that list.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+
+#include "loader.h"
+
+/* The object's DT_SONAME, or NULL. glibc rewrites the dynamic section's
+ * addresses to run-time ones where that section is writable (x86-64,
+ * aarch64) and leaves link-time ones where it is not (RISC-V, MIPS): an
+ * address below the object's base is the latter. */
+static const char *soname_of(const struct dl_phdr_info *info)
+{
+	const ElfW(Dyn) *dyn = NULL;
+	ElfW(Addr) strtab = 0;
+	ElfW(Xword) name = 0;
+	int has_name = 0;
+
+	for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+		if (dyn->d_tag == DT_STRTAB)
+			strtab = dyn->d_un.d_ptr;
+		else if (dyn->d_tag == DT_SONAME)
+			name = dyn->d_un.d_val, has_name = 1;
+	}
+	if (!strtab || !has_name)
+		return NULL;
+	if (strtab < info->dlpi_addr)
+		strtab += info->dlpi_addr;
+	return (const char *)strtab + name;
+}
+
+/* An object is name when its SONAME or its file name is. */
+static int is_named(struct dl_phdr_info *info, size_t size, void *name)
+{
+	const char *file = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+	const char *soname = soname_of(info);
+
+	(void)size;
+	return (file && strcmp(file + 1, name) == 0) || (soname && strcmp(soname, name) == 0);
+}
+
+int cudastub_is_loaded(const char *soname)
+{
+	return dl_iterate_phdr(is_named, (void *)soname) != 0;
+}
+
+void *cudastub_dlopen_loaded(const char *soname, int flags)
+{
+	return cudastub_is_loaded(soname) ? cudastub_dlopen(soname, flags | RTLD_NOLOAD) : NULL;
+}
