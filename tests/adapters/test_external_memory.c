@@ -84,7 +84,8 @@ static int descriptors_13_on_older(void)
 		AD_EXPECT(ad_called_since(mark, d->function));
 		/* the runtime reads its own, shorter layout: the same fields */
 		AD_EXPECT(ad_received_as(received(), desc, d->size_12, d->common));
-		/* non-zero tail padding is no field: not refused, not carried */
+		/* non-zero tail padding is no field: the call is not refused (the
+		 * padding lies past the bytes the runtime reads) */
 		if (!ad_in_field(d->layouts[2], d->size_13 - 1)) {
 			desc[d->size_13 - 1] = 1;
 			AD_EXPECT(call(d, desc, &out) == cudaSuccess);

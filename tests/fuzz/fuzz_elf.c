@@ -29,6 +29,12 @@ static int read_image(void *ctx, void *buf, size_t n, uint64_t at)
 /* What an accepted image must hold: a 64-bit shared object of this
  * process's machine whose program headers and PT_LOAD/PT_DYNAMIC segments
  * lie inside it. */
+#if defined(__x86_64__)
+#define THIS_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define THIS_MACHINE EM_AARCH64
+#endif
+
 static void check_accepted(const struct image *im)
 {
 	Elf64_Ehdr eh;
@@ -37,7 +43,8 @@ static void check_accepted(const struct image *im)
 		abort();
 	memcpy(&eh, im->data, sizeof eh);
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_type != ET_DYN || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0)
+	    eh.e_type != ET_DYN || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 ||
+	    eh.e_machine != THIS_MACHINE)
 		abort();
 	if (eh.e_phoff > im->size ||
 	    (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > im->size - eh.e_phoff)

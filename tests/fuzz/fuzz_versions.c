@@ -35,11 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 
+	/* an accepted pin is the number its digits say, and one it may be */
 	if (cudastub_pin_parse(text, majors, &major) == 0 &&
-	    (!digits_only(text) || (major != 11 && major != 12 && major != 13)))
+	    (!digits_only(text) || major != atoi(text) ||
+	     (major != 11 && major != 12 && major != 13)))
 		abort();
 	if (cudastub_pin_parse(text, any_major, &major) == 0 &&
-	    (!digits_only(text) || major < 1 || major > 99))
+	    (!digits_only(text) || major != atoi(text) || major < 1 || major > 99))
 		abort();
 	if (cudastub_version_from_file_name(text, "libcudart", &major, &minor) == 0) {
 		/* what was read is what the name says, at its start */

@@ -42,8 +42,10 @@ static void test_patched(void)
 	const char *env_none[] = {no_lib, NULL}, *line;
 	struct ts_names needed = {0};
 
-	if (!ts_tmpdir("library-patch", dir, sizeof dir))
+	if (!ts_tmpdir("library-patch", dir, sizeof dir)) {
+		CU_FAIL("no temporary folder");
 		return;
+	}
 	snprintf(copy, sizeof copy, "%s/program", dir);
 	CU_ASSERT_EQUAL_FATAL(ts_copy_file(LA_PROGRAM, copy), 0);
 	/* what NVIDIA's library answers, before */

@@ -300,8 +300,10 @@ static void test_damaged_files(void)
 			char dir[4096], file[4200];
 			struct ts_child c;
 
-			if (!ts_tmpdir("hostile", dir, sizeof dir))
+			if (!ts_tmpdir("hostile", dir, sizeof dir)) {
+				CU_FAIL("no temporary folder");
 				return;
+			}
 			snprintf(file, sizeof file, "%s/%s", dir, s->soname);
 			CU_ASSERT_EQUAL_FATAL(f->make(file), 0);
 			char *as_override[] = {str("%s_PATH=%s", s->env, file), NULL};
@@ -331,8 +333,10 @@ static void test_self_and_directory(void)
 		char dir[4096], self[4200], folder[4200];
 		struct ts_child c;
 
-		if (!ts_tmpdir("hostile", dir, sizeof dir))
+		if (!ts_tmpdir("hostile", dir, sizeof dir)) {
+			CU_FAIL("no temporary folder");
 			return;
+		}
 		snprintf(self, sizeof self, "%s/self/%s", dir, s->soname);
 		snprintf(folder, sizeof folder, "%s/folder/%s", dir, s->soname);
 		CU_ASSERT_EQUAL_FATAL(uc_mkdirs(folder), 0);
@@ -451,8 +455,10 @@ static void test_control_characters(void)
 		char dir[4096], inner[4300], file[4400], fake_line[64];
 		struct ts_child c;
 
-		if (!ts_tmpdir("hostile", dir, sizeof dir))
+		if (!ts_tmpdir("hostile", dir, sizeof dir)) {
+			CU_FAIL("no temporary folder");
 			return;
+		}
 		/* no colon: LD_LIBRARY_PATH would split the folder there */
 		snprintf(fake_line, sizeof fake_line, "cudastub[%s] fake", s->lib);
 		snprintf(inner, sizeof inner, "%s/ctl\x1b[2J\n%s", dir, fake_line);
@@ -467,6 +473,7 @@ static void test_control_characters(void)
 			CU_ASSERT_TRUE(uc_has(&c, "error", "ctl\\x1b[2J\\x0acudastub["));
 			CU_ASSERT_TRUE(attempted(&c, "ctl", "skipped: truncated"));
 			CU_ASSERT_TRUE(debug_lines_hold(c.err, s->lib));
+			CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "ctl\\x1b[2J\\x0acudastub["));
 		}
 		if (run(s, "control characters", on_path, &c) == 0) {
 			CU_ASSERT_TRUE(attempted(&c, "ctl", "skipped: truncated"));
