@@ -291,11 +291,15 @@ CUDASTUB_HIDDEN int cudastub_ldcache_parse(const unsigned char *cache, size_t si
 
 /* loader_fork.c: the guard is installed before the first search, so that
  * fork() never splits the loader in the middle of a library the stub is
- * loading; the stub's every dlopen and dlclose goes through the two calls
- * below, which fork() waits for. */
+ * loading or of a walk of the loaded ones; the stub's every dlopen,
+ * dlclose and dl_iterate_phdr goes through the three calls below, which
+ * fork() waits for. */
+struct dl_phdr_info;
 CUDASTUB_HIDDEN void cudastub_fork_guard_install(void);
 CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
+CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
+					     void *data);
 
 /* loader_loaded.c: whether an object whose SONAME or file name is soname
  * is in the process already, read from the process's list of objects with

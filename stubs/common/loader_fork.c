@@ -15,13 +15,18 @@
  *
  * Both were seen, in about 1 of 100 runs of eight forks during a 16-thread
  * first-call storm, on a busy 2-core machine. Waiting for r_state alone
- * covers the first only. So every dlopen and dlclose the stub makes passes
- * a gate, and fork() (pthread_atfork) closes it: the prepare handler marks
- * a fork pending, then waits until no stub call into the loader is in
- * flight and r_state reads consistent (which also covers other threads'
- * mapping, if not their relocation), for FORK_WAIT_MS at most. A stub
- * call that meets a pending fork steps back until the fork is done. The
- * gate takes no lock, so it adds no lock order.
+ * covers the first only. A third is dl_iterate_phdr: it holds the loader's
+ * write lock while it walks, and glibc (2.36) resets only the other loader
+ * lock in a child, so a child forked during the walk waits for ever at its
+ * next dl_iterate_phdr, or at a dlopen that adds a library.
+ *
+ * So every dlopen, dlclose and dl_iterate_phdr the stub makes passes a
+ * gate, and fork() (pthread_atfork) closes it: the prepare handler marks a
+ * fork pending, then waits until no stub call into the loader is in flight
+ * and r_state reads consistent (which also covers other threads' mapping,
+ * if not their relocation), for FORK_WAIT_MS at most. A stub call that
+ * meets a pending fork steps back until the fork is done, then asks again.
+ * The gate takes no lock, so it adds no lock order.
  *
  * The bound matters where a library's constructor (run inside dlopen, so
  * "in flight") waits for the thread that forks: glibc before 2.36 made
@@ -35,7 +40,12 @@
  * it, so what a child inherits is told apart by process id instead.
  *
  * The handlers are installed (pthread_once, which glibc restarts in a child
- * forked while it ran) before the first search.
+ * forked while it ran) before the first search, and by the runtime stub
+ * before its registry's own. A fork already under way when they are
+ * installed does not run them (glibc 2.36), and nothing a library can call
+ * waits for such a fork; installing them at the stub's first use leaves
+ * that window to a fork that began before the stub was first used and
+ * reaches the kernel after a search has started.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -43,6 +53,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/auxv.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,10 +109,48 @@ static int calls_in_flight(int me)
 	return n - (own_pid == me ? own_calls : 0);
 }
 
+/* The loader's record of its state, as ld.so updates it. A program that
+ * names _r_debug itself holds a copy made at start-up (a copy relocation),
+ * which every other object's _r_debug then means, which ld.so never
+ * updates, and whose r_state reads RT_ADD for ever: every fork would wait
+ * out its bound. ld.so writes the address of the record it keeps into the
+ * program's DT_DEBUG entry, where debuggers read it; that one is used. The
+ * program's headers come from the auxiliary vector, not from a walk of the
+ * loaded objects, which would take a loader lock before the guard could
+ * cover it. */
+static _Atomic(struct r_debug *) loader_debug;
+
+static void find_loader_debug(void)
+{
+	const ElfW(Phdr) *phdr = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+	size_t count = getauxval(AT_PHNUM);
+	const ElfW(Dyn) *dyn = NULL;
+	ElfW(Addr) bias = 0;
+	int has_bias = 0;
+
+	for (size_t i = 0; phdr && i < count; i++)
+		if (phdr[i].p_type == PT_PHDR)
+			bias = (ElfW(Addr))phdr - phdr[i].p_vaddr, has_bias = 1;
+	for (size_t i = 0; has_bias && i < count; i++)
+		if (phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(bias + phdr[i].p_vaddr);
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++)
+		if (dyn->d_tag == DT_DEBUG && dyn->d_un.d_ptr)
+			atomic_store(&loader_debug, (struct r_debug *)dyn->d_un.d_ptr);
+}
+
+static int loader_consistent(void)
+{
+	struct r_debug *debug = atomic_load(&loader_debug);
+
+	if (!debug)
+		debug = &_r_debug;
+	return __atomic_load_n(&debug->r_state, __ATOMIC_ACQUIRE) == RT_CONSISTENT;
+}
+
 static int loader_idle(void)
 {
-	return calls_in_flight((int)getpid()) == 0 &&
-	       __atomic_load_n(&_r_debug.r_state, __ATOMIC_ACQUIRE) == RT_CONSISTENT;
+	return calls_in_flight((int)getpid()) == 0 && loader_consistent();
 }
 
 static int forks_pending(int me)
@@ -129,16 +178,25 @@ static int take_slot(int me)
 }
 
 /* Both sides announce themselves before they look at the other (sequential
- * consistency), so a fork and a stub call never both go ahead unseen. A
- * call past 64 at once goes unmarked: the gate is then best effort. */
+ * consistency), so a fork and a stub call never both go ahead unseen: a
+ * call goes ahead only having seen, its mark up, no fork pending. One that
+ * meets a fork takes its mark down, waits, and asks again with its mark up:
+ * a program that forks in a loop starts the next fork as the last ends,
+ * and its prepare handler may have looked at the marks, found none, and
+ * gone on while this call was waiting. A fork held past the bound lets
+ * the call go on. A call past 64 at once goes unmarked: the gate is then
+ * best effort. */
 static int enter(int me)
 {
 	int slot = take_slot(me);
 
-	if (forks_pending(me) && !(own_pid == me && own_calls)) {
+	while (forks_pending(me) && !(own_pid == me && own_calls)) {
 		if (slot >= 0)
 			atomic_store(&slots[slot], 0);
-		wait_until(no_fork_pending);
+		if (!wait_until(no_fork_pending)) {
+			slot = take_slot(me);
+			break;
+		}
 		slot = take_slot(me);
 	}
 	if (slot >= 0) {
@@ -178,6 +236,15 @@ int cudastub_dlclose(void *handle)
 	return rc;
 }
 
+int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *), void *data)
+{
+	int me = (int)getpid(), slot = enter(me);
+	int rc = dl_iterate_phdr(visit, data);
+
+	leave(slot, me);
+	return rc;
+}
+
 static void fork_prepare(void)
 {
 	unsigned long long me = (unsigned long long)getpid(), seen = atomic_load(&pending), next;
@@ -191,7 +258,7 @@ static void fork_prepare(void)
 			"(%d in flight, loader %s) and went on; the child may find that "
 			"library half initialised (is a constructor waiting on this fork?)\n",
 			FORK_WAIT_MS, calls_in_flight((int)me),
-			_r_debug.r_state == RT_CONSISTENT ? "consistent" : "mapping");
+			loader_consistent() ? "consistent" : "mapping");
 }
 
 /* In the child the count is the parent's (another process id): nothing to
@@ -203,6 +270,7 @@ static void fork_parent(void)
 
 static void install(void)
 {
+	find_loader_debug();
 	pthread_atfork(fork_prepare, fork_parent, NULL);
 }
 

@@ -58,7 +58,7 @@ static int is_named(struct dl_phdr_info *info, size_t size, void *name)
 
 int cudastub_is_loaded(const char *soname)
 {
-	return dl_iterate_phdr(is_named, (void *)soname) != 0;
+	return cudastub_dl_iterate_phdr(is_named, (void *)soname) != 0;
 }
 
 void *cudastub_dlopen_loaded(const char *soname, int flags)

@@ -120,8 +120,14 @@ static void fork_child(void)
 /* the process the lock belongs to; 0 while a child makes it fresh */
 static atomic_int lock_pid;
 
+/* The loader's guard first: glibc (2.36) runs no handler in a fork that
+ * was already under way when it was installed, and the registry's prepare
+ * handler may hold a fork up for a second; a fork that runs it must also
+ * run the loader's, so that it never lands in the search that a thread
+ * starts meanwhile. */
 static void install_fork_guard(void)
 {
+	cudastub_fork_guard_install();
 	atomic_store(&lock_pid, (int)getpid());
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }

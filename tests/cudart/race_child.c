@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +62,51 @@ int __register_atfork(void (*prepare)(void), void (*parent)(void), void (*child)
 	if (ms > 0)
 		nanosleep(&ts, NULL);
 	return real_register_atfork ? real_register_atfork(prepare, parent, child, dso) : -1;
+}
+#endif
+
+/* The other widened window: every walk of the loaded libraries
+ * (dl_iterate_phdr, which holds a loader lock that a child does not get
+ * back) stops RACE_SLOW_WALK_MS at its first library, so forks land while
+ * the stub asks what is loaded. Not under a sanitizer, whose start-up
+ * walks them through this definition before it may run (and which skips
+ * the fork storms). */
+#ifndef RACE_NO_WALK_INTERPOSER
+static int (*real_dl_iterate_phdr)(int (*)(struct dl_phdr_info *, size_t, void *), void *);
+
+struct slowed_walk {
+	int (*visit)(struct dl_phdr_info *, size_t, void *);
+	void *data;
+	long ms;
+};
+
+static int visit_slowly(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct slowed_walk *walk = arg;
+	struct timespec ts = {walk->ms / 1000, (walk->ms % 1000) * 1000000L};
+
+	if (walk->ms > 0)
+		nanosleep(&ts, NULL);
+	walk->ms = 0;
+	return walk->visit(info, size, walk->data);
+}
+
+__attribute__((constructor)) static void find_dl_iterate_phdr(void)
+{
+	*(void **)&real_dl_iterate_phdr = dlsym(RTLD_NEXT, "dl_iterate_phdr");
+}
+
+int dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *), void *data)
+{
+	const char *slow = getenv("RACE_SLOW_WALK_MS");
+	struct slowed_walk walk = {visit, data, slow ? atol(slow) : 0};
+
+	if (!real_dl_iterate_phdr) /* called before our constructor ran */
+		find_dl_iterate_phdr();
+	if (!real_dl_iterate_phdr)
+		return 0;
+	return walk.ms > 0 ? real_dl_iterate_phdr(visit_slowly, &walk)
+			   : real_dl_iterate_phdr(visit, data);
 }
 #endif
 
@@ -128,7 +174,7 @@ static void **register_module(int i)
 static const char *fake_events(void)
 {
 	static char line[65536];
-	const char *path = getenv("CUDASTUB_CUDART_PATH");
+	const char *path = cudastub_cudart_info()->path;
 	void *fake = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
 	char(*events)[RACE_EVENT_LEN] = fake ? dlsym(fake, "fake_cudart_events") : NULL;
 	int *count = fake ? dlsym(fake, "fake_cudart_event_count") : NULL;

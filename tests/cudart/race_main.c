@@ -11,7 +11,8 @@
  *   - fork() before the first call (the child loads and replays on its
  *     own), after it, and during a 16-thread first-call storm, also with
  *     every pthread_atfork slowed down (the window where a stub installs
- *     its fork guard).
+ *     its fork guard), and with every walk of the loaded libraries slowed
+ *     down (dl_iterate_phdr holds a lock a child does not get back).
  *   - 64 threads each making the first call of a different function, 1000
  *     processes: the runtime initialised once, every result right.
  */
@@ -192,6 +193,26 @@ static void test_fork_before_and_after(void)
 	repeat("fork after the first call", "fork_after", &env, runs(20), after_keys, after_values);
 }
 
+/* The storm with every walk of the loaded libraries slowed, through the
+ * default search (an override is loaded without asking what is loaded):
+ * the fake stands in a CUDA_HOME of its own. */
+static void fork_storm_walks_slowed(const char *fake, const char *const *keys,
+				    const char *const *values)
+{
+	char home[PATH_MAX], lib64[PATH_MAX + 8], fake_dir[PATH_MAX];
+	struct ts_env env = {0};
+
+	if (!ts_tmpdir("race-home", home, sizeof home))
+		return;
+	snprintf(lib64, sizeof lib64, "%s/lib64", home);
+	CU_ASSERT_EQUAL_FATAL(symlink(ts_folder_of(fake, fake_dir, sizeof fake_dir), lib64), 0);
+	ts_env_add(&env, "CUDA_HOME=%s", home);
+	ts_env_add(&env, "RACE_SLOW_WALK_MS=2");
+	repeat("fork during a storm, walks of the loaded libraries slowed", "fork_storm", &env,
+	       runs(50), keys, values);
+	ts_remove_tree(home);
+}
+
 static void test_fork_storm(void)
 {
 	static const char *const keys[] = {"threads_ok", "children_ok", "fatbins", "bad_handles",
@@ -219,6 +240,7 @@ static void test_fork_storm(void)
 	ts_env_add(&widened, "RACE_SLOW_ATFORK_MS=20");
 	repeat("fork during a storm, pthread_atfork slowed", "fork_storm", &widened, runs(50), keys,
 	       values);
+	fork_storm_walks_slowed(fake, keys, values);
 }
 
 static void test_plugin_storm(void)
